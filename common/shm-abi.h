@@ -1,0 +1,204 @@
+/*
+ * shm-abi.h - layout of the shared memory between libust and ust-consumerd.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-only
+ *
+ * libust creates one memfd per traced process and maps it MAP_SHARED; the
+ * consumer gets the same fd and maps it too.  Everything inside is located
+ * by offsets from the start of the mapping, never by pointers.  The
+ * consumer treats every byte of it as untrusted: it checks each offset and
+ * size against the mapping before use (see consumer/shm-check.c).
+ *
+ *   +---------------------------+ 0
+ *   | struct ust_shm_header     |   one page
+ *   +---------------------------+ header.channels_offset
+ *   | struct ust_shm_channel[]  |   nr_channels entries
+ *   +---------------------------+ channel.bufs_offset (per channel)
+ *   | struct ust_shm_buf[]      |   nr_cpus control blocks, 128-byte aligned
+ *   +---------------------------+ header.meta_offset
+ *   | metadata log              |   appended event classes (see below)
+ *   +---------------------------+ channel.data_offset (page aligned)
+ *   | cpu 0: subbuf_count * subbuf_size bytes
+ *   | cpu 1: ...
+ *   +---------------------------+ header.total_size
+ *
+ * Ring buffer protocol (libust/ringbuf.c has the full account):
+ * - `commit.offset` is a free-running byte position in the buffer.  Every
+ *   byte below it is a complete record or packet header: a writer copies
+ *   its whole record inside an rseq critical section whose last
+ *   instruction stores the new {offset, last_ts} pair, so nothing is ever
+ *   reserved without being complete.
+ * - Sub-buffer `n` (free-running) occupies positions
+ *   [n * subbuf_size, (n + 1) * subbuf_size) and lives at data offset
+ *   (n % subbuf_count) * subbuf_size.  It is one CTF packet, starting with
+ *   struct ust_packet_header.  The writer that moves `commit.offset` into
+ *   sub-buffer n + 1 fills the closing fields of packet n in the same
+ *   critical section, so once `commit.offset` has left a sub-buffer that
+ *   packet is complete.
+ * - `consumed` is the position of the next sub-buffer the consumer will
+ *   read; only the consumer writes it.  In discard mode a writer never
+ *   enters a sub-buffer that is not consumed yet; in overwrite mode it does,
+ *   and the consumer detects the lap by re-reading `commit.offset` after it
+ *   copied a packet.
+ */
+#ifndef UST_SHM_ABI_H
+#define UST_SHM_ABI_H
+
+#include <stdint.h>
+
+#define UST_SHM_MAGIC		0x31545355u	/* "UST1" little endian */
+#define UST_SHM_VERSION		1u
+#define UST_CTF_MAGIC		0xC1FC1FC1u
+
+#define UST_SHM_PAGE		4096u
+#define UST_MAX_CHANNELS	8u
+#define UST_MAX_CPUS		4096u
+#define UST_SUBBUF_MIN		4096u
+#define UST_SUBBUF_MAX		(1u << 30)
+
+enum ust_mode {
+	UST_MODE_DISCARD = 0,	/* full buffer: refuse and count the record */
+	UST_MODE_OVERWRITE = 1,	/* full buffer: reuse the oldest sub-buffer */
+};
+
+enum ust_clock_kind {
+	UST_CLOCK_TSC = 1,	/* raw rdtsc; frequency in the session clock */
+	UST_CLOCK_MONOTONIC = 2,/* CLOCK_MONOTONIC in ns */
+};
+
+/*
+ * Per-CPU buffer control block.  Three cache lines, one per writer class,
+ * so the consumer's stores never bounce the writers' line.
+ */
+struct ust_shm_buf {
+	/*
+	 * Written only by writers running on this CPU, with one 16-byte
+	 * store that ends the rseq critical section (libust/rseq-commit.h).
+	 * The consumer reads `offset` with acquire semantics; its partner is
+	 * that store, which comes after the record bytes in program order.
+	 */
+	struct {
+		uint64_t offset;	/* free-running committed position */
+		uint64_t last_ts;	/* timestamp of the last record/packet start */
+	} commit __attribute__((aligned(16)));
+	uint8_t pad0[64 - 16];
+
+	/* Records refused; any writer adds with an atomic increment. */
+	uint64_t lost_full;	/* discard mode, no free sub-buffer */
+	uint64_t lost_big;	/* record larger than a sub-buffer */
+	uint8_t pad1[64 - 16];
+
+	/*
+	 * Written only by the consumer, store-release after it finished
+	 * reading a sub-buffer; writers in discard mode load it before they
+	 * enter the sub-buffer it frees.
+	 */
+	uint64_t consumed;
+	uint8_t pad2[64 - 8];
+} __attribute__((aligned(64)));
+
+struct ust_shm_channel {
+	char name[32];		/* NUL-terminated; stream files are <name>_<cpu> */
+	uint32_t stream_id;	/* CTF stream class id */
+	uint32_t mode;		/* enum ust_mode */
+	uint32_t subbuf_size;	/* power of two, >= UST_SUBBUF_MIN */
+	uint32_t subbuf_count;	/* power of two, >= 2 */
+	uint64_t bufs_offset;	/* struct ust_shm_buf[nr_cpus] */
+	uint64_t data_offset;	/* cpu i at data_offset + i * subbuf_size * subbuf_count */
+};
+
+struct ust_shm_header {
+	uint32_t magic;		/* UST_SHM_MAGIC */
+	uint32_t version;	/* UST_SHM_VERSION */
+	uint64_t total_size;	/* bytes in the mapping */
+	uint32_t nr_cpus;	/* possible CPUs: buffers per channel */
+	uint32_t nr_channels;
+	uint64_t channels_offset;
+
+	int32_t pid;
+	uint32_t clock_kind;	/* enum ust_clock_kind */
+	char procname[16];	/* NUL-terminated */
+	uint8_t trace_uuid[16];	/* also in every packet header */
+
+	/*
+	 * Metadata log: a sequence of struct ust_meta_event records, each
+	 * padded to 8 bytes.  libust appends under its registry lock, then
+	 * publishes the new `meta_used` with a store-release; the consumer
+	 * loads `meta_used` with acquire and reads only below it.
+	 */
+	uint64_t meta_offset;
+	uint64_t meta_size;
+	uint64_t meta_used;
+	uint64_t meta_dropped;	/* event classes that did not fit */
+};
+
+/*
+ * One event class in the metadata log.  The three strings follow the
+ * fixed part, each NUL-terminated, in this order: "facility:event",
+ * layout, TSDL fields.  `size` covers the strings and the padding.
+ */
+struct ust_meta_event {
+	uint32_t size;
+	uint32_t id;		/* event id in its channel's stream class */
+	uint32_t channel;	/* index in the channel table */
+	int32_t loglevel;	/* -1 when none */
+	uint32_t name_len;	/* bytes, including the NUL */
+	uint32_t layout_len;
+	uint32_t tsdl_len;
+	uint32_t reserved;
+};
+
+/*
+ * Start of every packet (sub-buffer), packed, little endian.  The metadata
+ * written by the consumer declares exactly these fields, in this order,
+ * with 8-bit alignment (consumer/metadata.c).
+ */
+struct ust_packet_header {
+	/* trace.packet.header */
+	uint32_t magic;			/* UST_CTF_MAGIC */
+	uint8_t uuid[16];
+	uint32_t stream_id;
+	uint64_t stream_instance_id;	/* the CPU */
+	/* stream.packet.context */
+	uint64_t timestamp_begin;
+	uint64_t packet_seq_num;	/* free-running sub-buffer number */
+	uint32_t cpu_id;
+	/* closing fields, filled when the packet is closed */
+	uint64_t timestamp_end;
+	uint64_t content_size;		/* bits, headers included */
+	uint64_t packet_size;		/* bits; the consumer rounds content */
+	uint64_t events_discarded;	/* cumulative lost records of the buffer */
+} __attribute__((packed));
+
+/* The closing fields, as one block (copied in by the closing writer). */
+struct ust_packet_close {
+	uint64_t timestamp_end;
+	uint64_t content_size;
+	uint64_t packet_size;
+	uint64_t events_discarded;
+} __attribute__((packed));
+
+#define UST_PACKET_CLOSE_OFFSET	__builtin_offsetof(struct ust_packet_header, timestamp_end)
+
+/*
+ * Event record: header, stream event context, payload, all byte aligned.
+ *
+ * Compact header (4 bytes, little endian word):
+ *	bits 0..4	event id (0..30)
+ *	bits 5..31	low 27 bits of the timestamp
+ * Extended header (13 bytes), used when id > 30 or when the timestamp is
+ * not within 2^27 ticks after the previous record's (the reader assumes
+ * at most one wrap of the 27 bits):
+ *	byte 0		31 (3 high bits zero)
+ *	bytes 1..4	uint32 id
+ *	bytes 5..12	uint64 timestamp
+ * Stream event context: int32 vtid.
+ */
+#define UST_EV_COMPACT_ID_MAX	30u
+#define UST_EV_EXTENDED		31u
+#define UST_EV_TS_BITS		27u
+#define UST_EV_COMPACT_SIZE	4u
+#define UST_EV_EXTENDED_SIZE	13u
+#define UST_EV_CONTEXT_SIZE	4u
+
+#endif /* UST_SHM_ABI_H */

@@ -1,0 +1,89 @@
+/*
+ * ust/tracepoint.h - what tpgen-generated providers build against.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-only
+ *
+ * A provider is one XML facility compiled by tpgen: a static array of
+ * event descriptors plus a constructor that hands them to libust with
+ * ust_provider_register().  Each call site tests the descriptor's
+ * `enabled` word (one load and a predicted branch) and, only when it is
+ * set, calls the out-of-line probe, which lays the payload out as a short
+ * list of byte segments and passes it to ust_event_write().
+ *
+ * Structures carry their own size first so that later versions can append
+ * fields without breaking providers compiled against this one.
+ */
+#ifndef UST_TRACEPOINT_H
+#define UST_TRACEPOINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define UST_ABI_VERSION 1
+
+/* One contiguous piece of an event payload, copied as is. */
+struct ust_seg {
+	const void *ptr;
+	size_t len;
+};
+
+struct ust_event_desc {
+	uint32_t struct_size;		/* sizeof(struct ust_event_desc) */
+	/*
+	 * Non-zero when the event is recorded.  Read without ordering by
+	 * every call site; written by libust when patterns or control
+	 * change.  A stale read only records or skips one more event.
+	 */
+	volatile int32_t enabled;
+	const char *name;		/* event name, without the facility */
+	int32_t loglevel;		/* CTF loglevel, or -1 when none */
+	const char *tsdl_fields;	/* TSDL body of `fields := struct { ... }` */
+	const char *layout;		/* payload layout for the consumer's walker */
+	/* Owned by libust: zero in the initializer. */
+	uint32_t id;
+	uint32_t reserved;
+	void *priv;
+};
+
+struct ust_provider {
+	uint32_t struct_size;		/* sizeof(struct ust_provider) */
+	uint32_t abi_version;		/* UST_ABI_VERSION */
+	const char *facility;
+	const char *description;	/* may be NULL */
+	struct ust_event_desc *const *events;
+	uint32_t nr_events;
+	/* Owned by libust: zero in the initializer. */
+	uint32_t registered;
+	void *priv[2];
+};
+
+/*
+ * Register every event of a provider: assign ids, enable those that match
+ * UST_TRACE, and describe them in the trace metadata.  Returns 0, or a
+ * negative errno (-EINVAL on an ABI mismatch, -EEXIST when already
+ * registered).  Never fails because tracing is off.
+ */
+int ust_provider_register(struct ust_provider *provider);
+void ust_provider_unregister(struct ust_provider *provider);
+
+/*
+ * Record one event whose payload is the concatenation of `segs`
+ * (`payload_size` bytes in all).  Lock-free, no system call, no
+ * allocation; safe in signal handlers.  A record that finds no room is
+ * counted as lost in its buffer.
+ */
+void ust_event_write(struct ust_event_desc *event,
+		     const struct ust_seg *segs, unsigned int nr_segs,
+		     size_t payload_size);
+
+#define UST_EVENT_ENABLED(ev) __builtin_expect((ev)->enabled != 0, 0)
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* UST_TRACEPOINT_H */

@@ -1,0 +1,1 @@
+#include <ust/tracepoint.h>
