@@ -1,1 +1,290 @@
+/*
+ * ringbuf.c - the writer side of the per-CPU ring buffers.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-only
+ *
+ * Each (channel, CPU) buffer is `subbuf_count` sub-buffers of
+ * `subbuf_size` bytes; each sub-buffer is one CTF packet.  Positions are
+ * free-running byte counts: position p is at data offset p % buf_size, in
+ * sub-buffer number p / subbuf_size.
+ *
+ * Writing a record (ust_event_write):
+ *   read the CPU from the rseq area, the buffer's committed {offset,
+ *   last_ts}, then the clock; build the event header (compact when the id
+ *   fits and the timestamp is within 2^27 ticks of last_ts, as a CTF
+ *   reader rebuilds it, else extended); if the record fits in the current
+ *   sub-buffer, copy it and commit in one restartable sequence
+ *   (rseq-commit.h).  Any preemption, migration or signal in between makes
+ *   the sequence abort, and the writer starts again from the top, reading
+ *   a fresh offset and timestamp.  Hence, within a buffer, records are
+ *   committed in timestamp order and every committed byte is complete.
+ *
+ * Switching sub-buffers (buffer_switch): the record does not fit, so in
+ * one restartable sequence the writer fills the closing fields of the
+ * current packet (end timestamp, content size, cumulative lost count),
+ * writes the header of the next packet, and commits an offset just past
+ * that header with last_ts = the packet's timestamp_begin, which is
+ * exactly where a CTF reader restarts its clock.  In discard mode it first
+ * checks that the consumer has released the next sub-buffer; if not, the
+ * record is refused and counted in lost_full.  In overwrite mode it never
+ * waits; the consumer detects the lap.
+ *
+ * Lost records are counted with atomic increments on the buffer they were
+ * meant for (rare path), and every switch snapshots the running total into
+ * the closing packet, so records attempted = records committed + lost.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/rseq.h>
+#include <sys/syscall.h>
+
 #include <ust/tracepoint.h>
+
+#include "rseq-commit.h"
+#include "session.h"
+
+/* The thread id in every record's context; 0 until the first event. */
+static __thread int32_t ust_tls_tid __attribute__((tls_model("initial-exec")));
+
+/*
+ * Our own rseq area, used only when glibc did not register one (for
+ * example with GLIBC_TUNABLES=glibc.pthread.rseq=0).
+ */
+static __thread struct rseq ust_tls_rseq
+	__attribute__((tls_model("initial-exec"), aligned(32)));
+static __thread int8_t ust_tls_rseq_state
+	__attribute__((tls_model("initial-exec")));	/* 0 new, 1 ok, -1 failed */
+
+_Static_assert(offsetof(struct ust_copy_plan, nr_segs) == 32, "plan layout");
+_Static_assert(offsetof(struct ust_copy2_plan, len2) == 40, "plan layout");
+_Static_assert(sizeof(struct ust_packet_header) == 84, "packet header");
+_Static_assert(sizeof(struct ust_packet_close) == 32, "packet close");
+_Static_assert(offsetof(struct ust_shm_buf, commit) == 0, "commit pair");
+
+void ust_thread_forget(void)
+{
+	ust_tls_tid = 0;
+}
+
+static inline int32_t thread_id(void)
+{
+	int32_t tid = ust_tls_tid;
+
+	if (__builtin_expect(tid == 0, 0)) {
+		/* Once per thread; async-signal-safe. */
+		tid = (int32_t)syscall(SYS_gettid);
+		ust_tls_tid = tid;
+	}
+	return tid;
+}
+
+static struct rseq *own_rseq_register(void)
+{
+	if (ust_tls_rseq_state == 0) {
+		ust_tls_rseq.cpu_id = RSEQ_CPU_ID_UNINITIALIZED;
+		ust_tls_rseq_state = syscall(SYS_rseq, &ust_tls_rseq,
+					     sizeof(ust_tls_rseq), 0,
+					     RSEQ_SIG) == 0 ? 1 : -1;
+	}
+	return ust_tls_rseq_state > 0 ? &ust_tls_rseq : NULL;
+}
+
+/* The calling thread's rseq area, or NULL when it has none. */
+static inline struct rseq *thread_rseq(void)
+{
+	if (__builtin_expect(__rseq_size >= 20, 1))
+		return (struct rseq *)((char *)__builtin_thread_pointer() +
+				       __rseq_offset);
+	return own_rseq_register();
+}
+
+static inline uint64_t load_relaxed(const uint64_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+static void count_lost(uint64_t *counter)
+{
+	__atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
+}
+
+static void fill_packet_header(struct ust_packet_header *ph,
+			       const struct ust_session *s,
+			       const struct ust_channel *ch, uint32_t cpu,
+			       uint64_t seq, uint64_t ts)
+{
+	memset(ph, 0, sizeof(*ph));
+	ph->magic = UST_CTF_MAGIC;
+	memcpy(ph->uuid, s->uuid, sizeof(ph->uuid));
+	ph->stream_id = ch->stream_id;
+	ph->stream_instance_id = cpu;
+	ph->timestamp_begin = ts;
+	ph->packet_seq_num = seq;
+	ph->cpu_id = cpu;
+	ph->packet_size = (uint64_t)ch->subbuf_size * 8;
+}
+
+/*
+ * Called while the session is being set up, before it is published: open
+ * packet 0 of the buffer.
+ */
+void ust_ringbuf_init_buffer(struct ust_session *s, struct ust_channel *ch,
+			     uint32_t cpu, uint64_t now)
+{
+	struct ust_shm_buf *buf = &ch->bufs[cpu];
+
+	fill_packet_header((struct ust_packet_header *)(ch->data +
+						       cpu * ch->buf_size),
+			   s, ch, cpu, 0, now);
+	buf->commit.offset = sizeof(struct ust_packet_header);
+	buf->commit.last_ts = now;
+	buf->consumed = 0;
+}
+
+/*
+ * Close the packet holding position `off` and open the next one.  Returns
+ * 0 when the switch was committed (or another writer's switch made it
+ * moot: the caller retries either way), -ENOBUFS when discard mode found
+ * no free sub-buffer (the record was counted lost).
+ */
+static int buffer_switch(const struct ust_session *s,
+			 const struct ust_channel *ch, struct ust_shm_buf *buf,
+			 uint8_t *data, struct rseq *rs, uint32_t cpu,
+			 uint64_t off, uint64_t ts)
+{
+	uint64_t mask = ch->subbuf_size - 1;
+	uint64_t old_start = off & ~mask;
+	uint64_t new_start = old_start + ch->subbuf_size;
+	struct ust_packet_header ph;
+	struct ust_packet_close close;
+	struct ust_copy2_plan plan;
+
+	if (ch->mode == UST_MODE_DISCARD) {
+		/*
+		 * Acquire: pairs with the consumer's store-release of
+		 * `consumed` after it copied the sub-buffer out, so our
+		 * writes into that sub-buffer come after its reads.
+		 */
+		uint64_t consumed = __atomic_load_n(&buf->consumed,
+						    __ATOMIC_ACQUIRE);
+
+		if (new_start + ch->subbuf_size - consumed > ch->buf_size) {
+			count_lost(&buf->lost_full);
+			return -ENOBUFS;
+		}
+	}
+	fill_packet_header(&ph, s, ch, cpu, new_start / ch->subbuf_size, ts);
+	close.timestamp_end = ts;
+	close.content_size = (off - old_start) * 8;
+	close.packet_size = (uint64_t)ch->subbuf_size * 8;
+	close.events_discarded = load_relaxed(&buf->lost_full) +
+				 load_relaxed(&buf->lost_big);
+
+	plan.dst1 = data + (new_start & (ch->buf_size - 1));
+	plan.src1 = &ph;
+	plan.len1 = sizeof(ph);
+	plan.dst2 = data + (old_start & (ch->buf_size - 1)) +
+		    UST_PACKET_CLOSE_OFFSET;
+	plan.src2 = &close;
+	plan.len2 = sizeof(close);
+	(void)ust_rseq_copy2_commit(rs, cpu, &buf->commit.offset, off,
+				    _mm_set_epi64x((long long)ts,
+						   (long long)(new_start +
+							       sizeof(ph))),
+				    &plan);
+	return 0;
+}
+
+/* Build the event header and context; returns their size. */
+static inline size_t build_header(uint8_t *h, uint32_t id, uint64_t ts,
+				  uint64_t last_ts, int32_t tid)
+{
+	size_t n;
+
+	if (id <= UST_EV_COMPACT_ID_MAX &&
+	    ts - last_ts < (1ull << UST_EV_TS_BITS)) {
+		uint32_t word = id | (uint32_t)(ts << 5);
+
+		memcpy(h, &word, 4);
+		n = UST_EV_COMPACT_SIZE;
+	} else {
+		h[0] = UST_EV_EXTENDED;
+		memcpy(h + 1, &id, 4);
+		memcpy(h + 5, &ts, 8);
+		n = UST_EV_EXTENDED_SIZE;
+	}
+	memcpy(h + n, &tid, 4);
+	return n + UST_EV_CONTEXT_SIZE;
+}
+
+UST_EXPORT
+void ust_event_write(struct ust_event_desc *event,
+		     const struct ust_seg *segs, unsigned int nr_segs,
+		     size_t payload_size)
+{
+	/* Acquire: pairs with the store-release publishing the session. */
+	struct ust_session *s = __atomic_load_n(&ust_session_current,
+						__ATOMIC_ACQUIRE);
+	const struct ust_channel *ch;
+	uint8_t hdr[UST_EV_EXTENDED_SIZE + UST_EV_CONTEXT_SIZE];
+	struct ust_copy_plan plan;
+	struct rseq *rs;
+	int32_t tid;
+
+	if (!s)
+		return;
+	ch = &s->chan[0];
+	tid = thread_id();
+	rs = thread_rseq();
+	if (__builtin_expect(!rs, 0)) {
+		/* No usable rseq area: count the record, never crash. */
+		count_lost(&ch->bufs[0].lost_full);
+		return;
+	}
+	plan.hdr = hdr;
+	plan.segs = segs;
+	plan.nr_segs = nr_segs;
+
+	for (;;) {
+		uint32_t cpu = __atomic_load_n(&rs->cpu_id, __ATOMIC_RELAXED);
+		struct ust_shm_buf *buf;
+		uint8_t *data;
+		uint64_t off, last, ts;
+		size_t rec;
+
+		if (__builtin_expect(cpu >= s->nr_cpus, 0)) {
+			/* rseq not initialised on this thread (yet). */
+			count_lost(&ch->bufs[0].lost_full);
+			return;
+		}
+		buf = &ch->bufs[cpu];
+		data = ch->data + cpu * ch->buf_size;
+		off = load_relaxed(&buf->commit.offset);
+		last = load_relaxed(&buf->commit.last_ts);
+		ts = ust_clock_read(s->clock_kind);
+		if (__builtin_expect(ts < last, 0))
+			ts = last;	/* never let a stream go backwards */
+		plan.hdr_len = build_header(hdr, event->id, ts, last, tid);
+		rec = plan.hdr_len + payload_size;
+
+		if (__builtin_expect((off & (ch->subbuf_size - 1)) + rec >
+				     ch->subbuf_size, 0)) {
+			if (rec + sizeof(struct ust_packet_header) >
+			    ch->subbuf_size) {
+				count_lost(&buf->lost_big);
+				return;
+			}
+			if (buffer_switch(s, ch, buf, data, rs, cpu, off, ts))
+				return;
+			continue;
+		}
+		plan.dst = data + (off & (ch->buf_size - 1));
+		if (ust_rseq_copy_commit(rs, cpu, &buf->commit.offset, off,
+					 _mm_set_epi64x((long long)ts,
+							(long long)(off + rec)),
+					 &plan) == 0)
+			return;
+	}
+}

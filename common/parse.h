@@ -1,0 +1,26 @@
+/*
+ * parse.h - parsing of the numbers users type (sizes, counts, periods),
+ * shared by libust's environment and the `ust` command line.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-only
+ */
+#ifndef UST_PARSE_H
+#define UST_PARSE_H
+
+#include <stdint.h>
+
+/*
+ * "4096", "64k", "1M", "1G" (binary multiples, either case) into `out`.
+ * Returns 0, or -EINVAL for anything else (empty, junk, overflow).
+ */
+int ust_parse_size(const char *text, uint64_t *out);
+
+/* A plain unsigned decimal number; 0 or -EINVAL. */
+int ust_parse_u64(const char *text, uint64_t *out);
+
+static inline int ust_is_pow2(uint64_t v)
+{
+	return v && !(v & (v - 1));
+}
+
+#endif /* UST_PARSE_H */

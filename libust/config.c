@@ -1,0 +1,168 @@
+/*
+ * config.c - libust's configuration, read once from the environment.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-only
+ *
+ * Values are copied at start-up: the program may change its environment
+ * later, and a fork child must start its session with the same settings.
+ * A bad value is reported on stderr and replaced by the default; it never
+ * stops the program.
+ */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+#include "session.h"
+
+struct ust_config ust_config;
+
+static void warn_bad(const char *var, const char *value, const char *why)
+{
+	fprintf(stderr, "ust: ignoring %s='%s': %s\n", var, value, why);
+}
+
+static void load_patterns(struct ust_config *cfg, const char *list)
+{
+	char *copy = strdup(list), *save = NULL, *tok;
+
+	if (!copy)
+		return;
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		while (*tok == ' ')
+			tok++;
+		if (!*tok)
+			continue;
+		if (cfg->nr_patterns == UST_MAX_PATTERNS) {
+			warn_bad("UST_TRACE", tok, "too many patterns");
+			break;
+		}
+		cfg->patterns[cfg->nr_patterns++] = strdup(tok);
+	}
+	free(copy);
+}
+
+static uint32_t load_pow2(const char *var, uint64_t min, uint64_t max,
+			  uint32_t def, int with_suffix)
+{
+	const char *v = getenv(var);
+	uint64_t n;
+	int ret;
+
+	if (!v || !*v)
+		return def;
+	ret = with_suffix ? ust_parse_size(v, &n) : ust_parse_u64(v, &n);
+	if (ret || !ust_is_pow2(n) || n < min || n > max) {
+		char why[96];
+
+		snprintf(why, sizeof(why),
+			 "must be a power of two from %llu to %llu",
+			 (unsigned long long)min, (unsigned long long)max);
+		warn_bad(var, v, why);
+		return def;
+	}
+	return (uint32_t)n;
+}
+
+static uint32_t load_read_timer(void)
+{
+	const char *v = getenv("UST_READ_TIMER_US");
+	uint64_t n;
+
+	if (!v || !*v)
+		return UST_DEFAULT_READ_TIMER_US;
+	if (ust_parse_u64(v, &n) || n < 100 || n > 10000000) {
+		warn_bad("UST_READ_TIMER_US", v,
+			 "must be from 100 to 10000000 microseconds");
+		return UST_DEFAULT_READ_TIMER_US;
+	}
+	return (uint32_t)n;
+}
+
+static uint32_t load_mode(void)
+{
+	const char *v = getenv("UST_MODE");
+
+	if (!v || !*v || !strcmp(v, "discard"))
+		return UST_MODE_DISCARD;
+	if (!strcmp(v, "overwrite"))
+		return UST_MODE_OVERWRITE;
+	warn_bad("UST_MODE", v, "must be 'discard' or 'overwrite'");
+	return UST_MODE_DISCARD;
+}
+
+static uint32_t load_clock(struct ust_config *cfg)
+{
+	const char *v = getenv(UST_SESSION_CLOCK_ENV);
+	struct ust_clock clk;
+
+	if (v && *v) {
+		if (ust_clock_parse(v, &clk) == 0) {
+			cfg->session_clock = strdup(v);
+			return clk.kind;
+		}
+		warn_bad(UST_SESSION_CLOCK_ENV, v, "not a session clock");
+	}
+	return ust_clock_detect_kind();
+}
+
+static char *dup_env(const char *var, const char *def)
+{
+	const char *v = getenv(var);
+
+	if (!v || !*v)
+		return def ? strdup(def) : NULL;
+	return strdup(v);
+}
+
+/* Returns 0, or -ENOENT when UST_TRACE is unset (tracing off). */
+int ust_config_load(struct ust_config *cfg)
+{
+	const char *trace = getenv("UST_TRACE");
+
+	if (!trace || !*trace)
+		return -ENOENT;
+	load_patterns(cfg, trace);
+	cfg->output = dup_env("UST_OUTPUT", UST_DEFAULT_OUTPUT);
+	cfg->mode = load_mode();
+	cfg->subbuf_size = load_pow2("UST_SUBBUF_SIZE", UST_SUBBUF_MIN,
+				     UST_SUBBUF_MAX, UST_DEFAULT_SUBBUF_SIZE, 1);
+	cfg->subbuf_count = load_pow2("UST_SUBBUF_COUNT", 2, 1u << 16,
+				      UST_DEFAULT_SUBBUF_COUNT, 0);
+	cfg->read_timer_us = load_read_timer();
+	cfg->clock_kind = load_clock(cfg);
+	cfg->summary_dir = dup_env("UST_SUMMARY_DIR", NULL);
+	cfg->consumerd = dup_env("UST_CONSUMERD",
+				 PKGLIBEXECDIR "/ust-consumerd");
+	return 0;
+}
+
+/*
+ * "facility:event" is enabled when it matches an including pattern and no
+ * excluding one ("-pattern").  With only excluding patterns, everything
+ * else is included.
+ */
+int ust_pattern_match(const struct ust_config *cfg, const char *name)
+{
+	int included = 0, have_include = 0;
+	unsigned int i;
+
+	for (i = 0; i < cfg->nr_patterns; i++) {
+		const char *p = cfg->patterns[i];
+
+		if (!p)
+			continue;
+		if (p[0] == '-') {
+			if (!fnmatch(p + 1, name, 0))
+				return 0;
+			continue;
+		}
+		have_include = 1;
+		if (!fnmatch(p, name, 0))
+			included = 1;
+	}
+	return have_include ? included : 1;
+}

@@ -1,0 +1,204 @@
+/*
+ * registry.c - providers and their events.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-only
+ *
+ * Providers register from their constructors and unregister from their
+ * destructors, under one mutex; nothing here runs on the tracing hot
+ * path, which only reads an event's `enabled` word.  Each event gets a
+ * process-wide id.  When a session is running, an event is described in
+ * the metadata log of the shared memory before it is enabled, so the
+ * consumer always knows an id before it meets a record that carries it.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+#include <urcu/list.h>
+
+#include <ust/tracepoint.h>
+
+#include "session.h"
+
+static pthread_mutex_t registry_mutex = PTHREAD_MUTEX_INITIALIZER;
+static CDS_LIST_HEAD(providers);
+static uint32_t next_event_id;
+
+_Static_assert(sizeof(((struct ust_provider *)0)->priv) >=
+	       sizeof(struct cds_list_head), "provider list node");
+
+static struct cds_list_head *provider_node(struct ust_provider *p)
+{
+	return (struct cds_list_head *)p->priv;
+}
+
+void ust_registry_lock(void)
+{
+	pthread_mutex_lock(&registry_mutex);
+}
+
+void ust_registry_unlock(void)
+{
+	pthread_mutex_unlock(&registry_mutex);
+}
+
+static struct ust_provider *node_provider(struct cds_list_head *node)
+{
+	return (struct ust_provider *)((char *)node -
+				       offsetof(struct ust_provider, priv));
+}
+
+static void full_name(char *buf, size_t len, const struct ust_provider *p,
+		      const struct ust_event_desc *ev)
+{
+	snprintf(buf, len, "%s:%s", p->facility, ev->name);
+}
+
+/*
+ * Append one event class to the metadata log.  Returns 0, or -ENOSPC when
+ * the log is full (the event then stays disabled: it could not be read).
+ */
+static int meta_append(struct ust_session *s, const struct ust_provider *p,
+		       const struct ust_event_desc *ev)
+{
+	struct ust_shm_header *h = s->hdr;
+	struct ust_meta_event me = { 0 };
+	char name[256];
+	uint8_t *dst;
+	uint64_t used = h->meta_used, size;
+
+	full_name(name, sizeof(name), p, ev);
+	me.id = ev->id;
+	me.channel = 0;
+	me.loglevel = ev->loglevel;
+	me.name_len = (uint32_t)strlen(name) + 1;
+	me.layout_len = (uint32_t)strlen(ev->layout) + 1;
+	me.tsdl_len = (uint32_t)strlen(ev->tsdl_fields) + 1;
+	size = (sizeof(me) + me.name_len + me.layout_len + me.tsdl_len + 7) &
+	       ~7ull;
+	if (used + size > h->meta_size) {
+		h->meta_dropped++;
+		return -ENOSPC;
+	}
+	me.size = (uint32_t)size;
+	dst = (uint8_t *)s->base + h->meta_offset + used;
+	memcpy(dst, &me, sizeof(me));
+	dst += sizeof(me);
+	memcpy(dst, name, me.name_len);
+	memcpy(dst + me.name_len, ev->layout, me.layout_len);
+	memcpy(dst + me.name_len + me.layout_len, ev->tsdl_fields,
+	       me.tsdl_len);
+	/*
+	 * Release: the entry's bytes before the new length.  Pairs with the
+	 * consumer's acquire load of meta_used before it reads entries.
+	 */
+	__atomic_store_n(&h->meta_used, used + size, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* Describe and enable (or not) one event in session `s`. */
+static void event_attach(struct ust_session *s, const struct ust_provider *p,
+			 struct ust_event_desc *ev)
+{
+	char name[256];
+
+	full_name(name, sizeof(name), p, ev);
+	if (!ust_pattern_match(&ust_config, name))
+		return;
+	if (meta_append(s, p, ev)) {
+		fprintf(stderr, "ust: metadata area full, event '%s' "
+			"not recorded\n", name);
+		return;
+	}
+	/* After the metadata entry is published (release above). */
+	__atomic_store_n(&ev->enabled, 1, __ATOMIC_RELAXED);
+}
+
+static void provider_attach(struct ust_session *s, struct ust_provider *p)
+{
+	uint32_t i;
+
+	for (i = 0; i < p->nr_events; i++)
+		event_attach(s, p, p->events[i]);
+}
+
+static int provider_valid(const struct ust_provider *p)
+{
+	uint32_t i;
+
+	if (!p || p->struct_size < sizeof(*p) ||
+	    p->abi_version != UST_ABI_VERSION || !p->facility ||
+	    (p->nr_events && !p->events))
+		return 0;
+	for (i = 0; i < p->nr_events; i++) {
+		const struct ust_event_desc *ev = p->events[i];
+
+		if (!ev || ev->struct_size < sizeof(*ev) || !ev->name ||
+		    !ev->tsdl_fields || !ev->layout)
+			return 0;
+	}
+	return 1;
+}
+
+UST_EXPORT int ust_provider_register(struct ust_provider *p)
+{
+	struct ust_session *s;
+	uint32_t i;
+	int ret = 0;
+
+	if (!provider_valid(p))
+		return -EINVAL;
+	ust_registry_lock();
+	if (p->registered) {
+		ret = -EEXIST;
+		goto out;
+	}
+	for (i = 0; i < p->nr_events; i++) {
+		p->events[i]->id = next_event_id++;
+		p->events[i]->priv = p;
+	}
+	cds_list_add_tail(provider_node(p), &providers);
+	p->registered = 1;
+	s = __atomic_load_n(&ust_session_current, __ATOMIC_ACQUIRE);
+	if (s)
+		provider_attach(s, p);
+out:
+	ust_registry_unlock();
+	return ret;
+}
+
+/*
+ * Disable the provider's events and forget it.  Like other tracers, ust
+ * leaves it to the program not to unload a provider while one of its own
+ * threads is still inside one of its probes.
+ */
+UST_EXPORT void ust_provider_unregister(struct ust_provider *p)
+{
+	uint32_t i;
+
+	if (!p)
+		return;
+	ust_registry_lock();
+	if (p->registered) {
+		for (i = 0; i < p->nr_events; i++)
+			__atomic_store_n(&p->events[i]->enabled, 0,
+					 __ATOMIC_RELAXED);
+		cds_list_del(provider_node(p));
+		p->registered = 0;
+	}
+	ust_registry_unlock();
+}
+
+/*
+ * A session just started (at start-up, or in a fork child): describe the
+ * events of every provider registered so far.
+ */
+void ust_registry_session_started(struct ust_session *s)
+{
+	struct cds_list_head *node;
+
+	ust_registry_lock();
+	cds_list_for_each(node, &providers)
+		provider_attach(s, node_provider(node));
+	ust_registry_unlock();
+}

@@ -1,0 +1,194 @@
+/*
+ * rseq-commit.h - copy a record into a per-CPU buffer and commit it in one
+ * restartable sequence (x86-64).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-only
+ *
+ * Why rseq: a per-CPU buffer is written only by threads running on that
+ * CPU.  A restartable sequence (rseq(2)) is a block of instructions the
+ * kernel aborts, by moving the instruction pointer to an abort handler,
+ * whenever the thread is preempted, migrated or interrupted by a signal
+ * inside it.  So a block that
+ *
+ *	1. checks it still runs on the CPU whose buffer it writes,
+ *	2. checks the buffer's committed offset is still the one it read,
+ *	3. copies the whole record to that offset,
+ *	4. stores the new {offset, last_ts} pair with ONE instruction,
+ *
+ * either runs from 1 to 4 without any other writer of that buffer running
+ * in between, or has no visible effect at all (the bytes it copied lie
+ * above the committed offset, where the next writer overwrites them).
+ * There is no LOCK-prefixed instruction, and there is never a record that
+ * is reserved but incomplete: a thread killed at any instruction leaves
+ * the buffer consistent, and a signal handler that traces simply makes the
+ * interrupted writer retry.
+ *
+ * The commit store (step 4) is a 16-byte `movdqa`, a single instruction,
+ * so the pair can never be half written as seen from this CPU.  Its
+ * partner is the consumer's acquire load of `offset` (consumer/drain.c):
+ * on x86-64 stores become visible in program order, so a consumer that
+ * sees the new offset also sees the record bytes copied before it.
+ *
+ * The descriptor (struct rseq_cs) lives in a writable data section and the
+ * abort handler in a separate text section, preceded by the RSEQ_SIG
+ * signature the kernel checks before it jumps there.
+ */
+#ifndef UST_RSEQ_COMMIT_H
+#define UST_RSEQ_COMMIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <emmintrin.h>
+#include <sys/rseq.h>
+
+#include <ust/tracepoint.h>
+
+/* What one record commit copies: a header built on the stack, then the
+ * caller's payload segments, all contiguous at `dst`. */
+struct ust_copy_plan {
+	void *dst;
+	const void *hdr;
+	size_t hdr_len;
+	const struct ust_seg *segs;
+	size_t nr_segs;
+};
+
+/* What a packet switch copies: two blocks to two places. */
+struct ust_copy2_plan {
+	void *dst1;
+	const void *src1;
+	size_t len1;
+	void *dst2;
+	const void *src2;
+	size_t len2;
+};
+
+/*
+ * Copy plan->hdr and then each of plan->segs to plan->dst, and store
+ * `pair` (new offset, new last timestamp) at `commit`, provided the thread
+ * is on `cpu` and *commit still equals `expect`.  Returns 0 when
+ * committed, -1 when aborted (the caller re-reads everything and retries).
+ */
+static inline __attribute__((always_inline))
+int ust_rseq_copy_commit(struct rseq *rs, uint32_t cpu, uint64_t *commit,
+			 uint64_t expect, __m128i pair,
+			 const struct ust_copy_plan *plan)
+{
+	__asm__ __volatile__ goto(
+		".pushsection __ust_rseq_cs, \"aw\"\n\t"
+		".balign 32\n\t"
+		"3:\n\t"
+		".long 0, 0\n\t"			/* version, flags */
+		".quad 1f, (2f - 1f), 4f\n\t"		/* start, length, abort */
+		".popsection\n\t"
+		"leaq 3b(%%rip), %%rax\n\t"
+		"movq %%rax, %c[cs_off](%[rs])\n\t"	/* arm the sequence */
+		"1:\n\t"
+		"cmpl %[cpu], %c[cpu_off](%[rs])\n\t"	/* still on this CPU? */
+		"jnz %l[abort]\n\t"
+		"cmpq %[expect], (%[commit])\n\t"	/* nobody committed since? */
+		"jnz %l[abort]\n\t"
+		"movq 0(%[plan]), %%rdi\n\t"
+		"movq 8(%[plan]), %%rsi\n\t"
+		"movq 16(%[plan]), %%rcx\n\t"
+		"movq 24(%[plan]), %%r8\n\t"
+		"movq 32(%[plan]), %%r9\n\t"
+		"5:\n\t"				/* copy rcx bytes rsi -> rdi */
+		"cmpq $8, %%rcx\n\t"
+		"jb 6f\n\t"
+		"movq (%%rsi), %%rax\n\t"
+		"movq %%rax, (%%rdi)\n\t"
+		"addq $8, %%rsi\n\t"
+		"addq $8, %%rdi\n\t"
+		"subq $8, %%rcx\n\t"
+		"jmp 5b\n\t"
+		"6:\n\t"
+		"testq %%rcx, %%rcx\n\t"
+		"jz 7f\n\t"
+		"movb (%%rsi), %%al\n\t"
+		"movb %%al, (%%rdi)\n\t"
+		"incq %%rsi\n\t"
+		"incq %%rdi\n\t"
+		"decq %%rcx\n\t"
+		"jmp 6b\n\t"
+		"7:\n\t"				/* next segment, if any */
+		"testq %%r9, %%r9\n\t"
+		"jz 8f\n\t"
+		"movq (%%r8), %%rsi\n\t"
+		"movq 8(%%r8), %%rcx\n\t"
+		"addq $16, %%r8\n\t"
+		"decq %%r9\n\t"
+		"jmp 5b\n\t"
+		"8:\n\t"
+		"movdqa %[pair], (%[commit])\n\t"	/* commit: one store */
+		"2:\n\t"
+		".pushsection __ust_rseq_failure, \"ax\"\n\t"
+		".byte 0x0f, 0xb9, 0x3d\n\t"		/* ud1 with the signature */
+		".long 0x53053053\n\t"
+		"4:\n\t"
+		"jmp %l[abort]\n\t"
+		".popsection\n\t"
+		: /* no outputs */
+		: [rs] "r" (rs), [cpu] "r" (cpu), [commit] "r" (commit),
+		  [expect] "r" (expect), [pair] "x" (pair), [plan] "r" (plan),
+		  [cs_off] "i" (offsetof(struct rseq, rseq_cs)),
+		  [cpu_off] "i" (offsetof(struct rseq, cpu_id))
+		: "memory", "cc", "rax", "rcx", "rsi", "rdi", "r8", "r9"
+		: abort);
+	return 0;
+abort:
+	return -1;
+}
+
+/*
+ * The same sequence for closing a packet: copy two blocks to two places
+ * (the new packet's header, the old packet's closing fields) and commit.
+ */
+static inline int ust_rseq_copy2_commit(struct rseq *rs, uint32_t cpu,
+					uint64_t *commit, uint64_t expect,
+					__m128i pair,
+					const struct ust_copy2_plan *plan)
+{
+	__asm__ __volatile__ goto(
+		".pushsection __ust_rseq_cs, \"aw\"\n\t"
+		".balign 32\n\t"
+		"3:\n\t"
+		".long 0, 0\n\t"
+		".quad 1f, (2f - 1f), 4f\n\t"
+		".popsection\n\t"
+		"leaq 3b(%%rip), %%rax\n\t"
+		"movq %%rax, %c[cs_off](%[rs])\n\t"
+		"1:\n\t"
+		"cmpl %[cpu], %c[cpu_off](%[rs])\n\t"
+		"jnz %l[abort]\n\t"
+		"cmpq %[expect], (%[commit])\n\t"
+		"jnz %l[abort]\n\t"
+		"movq 0(%[plan]), %%rdi\n\t"
+		"movq 8(%[plan]), %%rsi\n\t"
+		"movq 16(%[plan]), %%rcx\n\t"
+		"rep movsb\n\t"		/* restartable: IP stays in the block */
+		"movq 24(%[plan]), %%rdi\n\t"
+		"movq 32(%[plan]), %%rsi\n\t"
+		"movq 40(%[plan]), %%rcx\n\t"
+		"rep movsb\n\t"
+		"movdqa %[pair], (%[commit])\n\t"	/* commit: one store */
+		"2:\n\t"
+		".pushsection __ust_rseq_failure, \"ax\"\n\t"
+		".byte 0x0f, 0xb9, 0x3d\n\t"
+		".long 0x53053053\n\t"
+		"4:\n\t"
+		"jmp %l[abort]\n\t"
+		".popsection\n\t"
+		: /* no outputs */
+		: [rs] "r" (rs), [cpu] "r" (cpu), [commit] "r" (commit),
+		  [expect] "r" (expect), [pair] "x" (pair), [plan] "r" (plan),
+		  [cs_off] "i" (offsetof(struct rseq, rseq_cs)),
+		  [cpu_off] "i" (offsetof(struct rseq, cpu_id))
+		: "memory", "cc", "rax", "rcx", "rsi", "rdi"
+		: abort);
+	return 0;
+abort:
+	return -1;
+}
+
+#endif /* UST_RSEQ_COMMIT_H */

@@ -1,0 +1,345 @@
+/*
+ * session.c - start-up, the shared mapping, the companion consumer, fork.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-only
+ *
+ * Without UST_TRACE the constructor returns after one getenv(): no file,
+ * thread, process or mapping.  With it, the constructor lays out a memfd
+ * (common/shm-abi.h), opens packet 0 of every buffer, starts
+ * ust-consumerd with posix_spawn (it forks once more and the first
+ * process exits, so the consumer is never a child the program could
+ * wait() for), and publishes the session.  A fork child gets its own
+ * session and consumer from the pthread_atfork child handler; exec starts
+ * afresh because every descriptor is close-on-exec.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/pidfd.h>
+#include <sys/prctl.h>
+#include <sys/random.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include <ust/ust.h>
+
+#include "session.h"
+
+extern char **environ;
+
+struct ust_session *ust_session_current;
+
+static uint64_t align_up(uint64_t v, uint64_t a)
+{
+	return (v + a - 1) & ~(a - 1);
+}
+
+static uint32_t possible_cpus(void)
+{
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "re");
+	unsigned int lo, hi = 0;
+	char sep;
+	int n = 0;
+
+	if (f) {
+		/* "0-N", "0", or a list such as "0-3,8-11": the last max. */
+		while (fscanf(f, "%u%c", &lo, &sep) >= 1) {
+			hi = lo > hi ? lo : hi;
+			n++;
+			if (sep == '\n')
+				break;
+		}
+		fclose(f);
+	}
+	if (!n) {
+		long c = sysconf(_SC_NPROCESSORS_CONF);
+
+		return c > 0 && c < UST_MAX_CPUS ? (uint32_t)c : 1;
+	}
+	return hi + 1 < UST_MAX_CPUS ? hi + 1 : UST_MAX_CPUS;
+}
+
+static void make_uuid(uint8_t uuid[16])
+{
+	if (getrandom(uuid, 16, GRND_NONBLOCK) != 16) {
+		uint64_t a = ust_clock_read(UST_CLOCK_MONOTONIC) ^
+			     ((uint64_t)getpid() << 32);
+		uint64_t b = (uint64_t)(uintptr_t)uuid ^ a * 0x9e3779b97f4a7c15ull;
+
+		memcpy(uuid, &a, 8);
+		memcpy(uuid + 8, &b, 8);
+	}
+	uuid[6] = (uuid[6] & 0x0f) | 0x40;	/* version 4 */
+	uuid[8] = (uuid[8] & 0x3f) | 0x80;	/* RFC 4122 variant */
+}
+
+/* Compute every offset of the mapping; returns its total size. */
+static uint64_t plan_layout(struct ust_shm_header *h,
+			    struct ust_shm_channel *c,
+			    const struct ust_config *cfg, uint32_t nr_cpus)
+{
+	uint64_t buf_size = (uint64_t)cfg->subbuf_size * cfg->subbuf_count;
+	uint64_t off;
+
+	h->channels_offset = sizeof(*h);
+	off = align_up(h->channels_offset + sizeof(*c), 64);
+	c->bufs_offset = off;
+	off += (uint64_t)nr_cpus * sizeof(struct ust_shm_buf);
+	h->meta_offset = align_up(off, UST_SHM_PAGE);
+	h->meta_size = UST_META_SIZE;
+	c->data_offset = align_up(h->meta_offset + h->meta_size, UST_SHM_PAGE);
+	return c->data_offset + nr_cpus * buf_size;
+}
+
+static void fill_header(struct ust_shm_header *h, struct ust_shm_channel *c,
+			const struct ust_config *cfg, uint32_t nr_cpus,
+			uint64_t total, const uint8_t uuid[16])
+{
+	h->magic = UST_SHM_MAGIC;
+	h->version = UST_SHM_VERSION;
+	h->total_size = total;
+	h->nr_cpus = nr_cpus;
+	h->nr_channels = 1;
+	h->pid = getpid();
+	h->clock_kind = cfg->clock_kind;
+	prctl(PR_GET_NAME, h->procname);
+	h->procname[sizeof(h->procname) - 1] = '\0';
+	memcpy(h->trace_uuid, uuid, 16);
+
+	snprintf(c->name, sizeof(c->name), "ust");
+	c->stream_id = 0;
+	c->mode = cfg->mode;
+	c->subbuf_size = cfg->subbuf_size;
+	c->subbuf_count = cfg->subbuf_count;
+}
+
+static void init_channel(struct ust_session *s, const struct ust_shm_channel *c)
+{
+	struct ust_channel *ch = &s->chan[0];
+	uint64_t now = ust_clock_read(s->clock_kind);
+	uint32_t cpu;
+
+	ch->bufs = (struct ust_shm_buf *)((uint8_t *)s->base + c->bufs_offset);
+	ch->data = (uint8_t *)s->base + c->data_offset;
+	ch->subbuf_size = c->subbuf_size;
+	ch->buf_size = (uint64_t)c->subbuf_size * c->subbuf_count;
+	ch->mode = c->mode;
+	ch->stream_id = c->stream_id;
+	for (cpu = 0; cpu < s->nr_cpus; cpu++)
+		ust_ringbuf_init_buffer(s, ch, cpu, now);
+}
+
+/*
+ * Create the mapping and initialise it.  The memfd is returned in `fd`
+ * for the consumer; the caller closes it once the consumer has its copy.
+ */
+struct ust_session *ust_session_map(const struct ust_config *cfg, int *fd)
+{
+	struct ust_shm_header h;
+	struct ust_shm_channel c;
+	uint32_t nr_cpus = possible_cpus();
+	struct ust_session *s;
+	uint64_t total;
+	void *base;
+
+	memset(&h, 0, sizeof(h));
+	memset(&c, 0, sizeof(c));
+	total = plan_layout(&h, &c, cfg, nr_cpus);
+
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	*fd = memfd_create("ust-trace", MFD_CLOEXEC);
+	if (*fd < 0)
+		goto err_free;
+	if (ftruncate(*fd, (off_t)total) < 0)
+		goto err_close;
+	base = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
+	if (base == MAP_FAILED)
+		goto err_close;
+
+	s->base = base;
+	s->size = total;
+	s->hdr = base;
+	s->nr_cpus = nr_cpus;
+	s->clock_kind = cfg->clock_kind;
+	make_uuid(s->uuid);
+	fill_header(&h, &c, cfg, nr_cpus, total, s->uuid);
+	memcpy((uint8_t *)base + h.channels_offset, &c, sizeof(c));
+	init_channel(s, &c);
+	/* The header goes last: a consumer that checks the magic sees the rest. */
+	memcpy(base, &h, sizeof(h));
+	return s;
+
+err_close:
+	close(*fd);
+err_free:
+	free(s);
+	return NULL;
+}
+
+void ust_session_destroy(struct ust_session *s)
+{
+	if (!s)
+		return;
+	munmap(s->base, s->size);
+	free(s);
+}
+
+/* The consumer's argument vector; strings live in `store`. */
+static void consumer_args(char *argv[], char store[][32],
+			  const struct ust_config *cfg)
+{
+	int n = 0;
+
+	argv[n++] = (char *)"ust-consumerd";
+	argv[n++] = (char *)"--shm-fd";
+	argv[n++] = (char *)"3";
+	argv[n++] = (char *)"--pid-fd";
+	argv[n++] = (char *)"4";
+	argv[n++] = (char *)"--pid";
+	snprintf(store[0], 32, "%d", (int)getpid());
+	argv[n++] = store[0];
+	argv[n++] = (char *)"--output";
+	argv[n++] = cfg->output;
+	argv[n++] = (char *)"--read-timer";
+	snprintf(store[1], 32, "%u", cfg->read_timer_us);
+	argv[n++] = store[1];
+	if (cfg->session_clock) {
+		argv[n++] = (char *)"--clock";
+		argv[n++] = cfg->session_clock;
+	}
+	if (cfg->summary_dir) {
+		argv[n++] = (char *)"--summary-dir";
+		argv[n++] = cfg->summary_dir;
+	}
+	argv[n] = NULL;
+}
+
+static int spawn_attrs(posix_spawnattr_t *attr, posix_spawn_file_actions_t *fa,
+		       int shm_fd, int pid_fd)
+{
+	sigset_t none, all;
+
+	sigemptyset(&none);
+	sigfillset(&all);
+	if (posix_spawnattr_init(attr))
+		return -1;
+	/* The program's signal mask and handlers are not the consumer's. */
+	posix_spawnattr_setsigmask(attr, &none);
+	posix_spawnattr_setsigdefault(attr, &all);
+	posix_spawnattr_setflags(attr, POSIX_SPAWN_SETSIGMASK |
+				 POSIX_SPAWN_SETSIGDEF);
+	if (posix_spawn_file_actions_init(fa))
+		return -1;
+	posix_spawn_file_actions_adddup2(fa, shm_fd, 3);
+	posix_spawn_file_actions_adddup2(fa, pid_fd, 4);
+	return 0;
+}
+
+/*
+ * Start the consumer on `shm_fd`.  It forks once more and the process we
+ * started exits at once; we reap it here, so the program never sees a
+ * child it did not create.
+ */
+static int spawn_consumer(const struct ust_config *cfg, int shm_fd)
+{
+	char *argv[16], store[2][32];
+	posix_spawnattr_t attr;
+	posix_spawn_file_actions_t fa;
+	int pid_fd, ret, status;
+	pid_t pid;
+
+	pid_fd = (int)syscall(SYS_pidfd_open, getpid(), 0);
+	if (pid_fd < 0)
+		return -errno;
+	consumer_args(argv, store, cfg);
+	ret = spawn_attrs(&attr, &fa, shm_fd, pid_fd);
+	if (!ret)
+		ret = -posix_spawn(&pid, cfg->consumerd, &fa, &attr, argv,
+				   environ);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
+	close(pid_fd);
+	if (ret)
+		return ret;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return 0;
+}
+
+struct ust_session *ust_session_create(const struct ust_config *cfg)
+{
+	struct ust_session *s;
+	int fd = -1, ret;
+
+	s = ust_session_map(cfg, &fd);
+	if (!s) {
+		fprintf(stderr, "ust: cannot create the trace buffers: %s; "
+			"tracing disabled\n", strerror(errno));
+		return NULL;
+	}
+	ret = spawn_consumer(cfg, fd);
+	close(fd);
+	if (ret) {
+		fprintf(stderr, "ust: cannot start '%s': %s; tracing disabled\n",
+			cfg->consumerd, strerror(-ret));
+		ust_session_destroy(s);
+		return NULL;
+	}
+	return s;
+}
+
+/* Make `s` the session writers use; NULL stops tracing. */
+void ust_session_publish(struct ust_session *s)
+{
+	/* Release: the buffers' initialisation before the pointer. */
+	__atomic_store_n(&ust_session_current, s, __ATOMIC_RELEASE);
+	if (s)
+		ust_registry_session_started(s);
+}
+
+static void atfork_prepare(void)
+{
+	ust_registry_lock();
+}
+
+static void atfork_parent(void)
+{
+	ust_registry_unlock();
+}
+
+/*
+ * The child must not write into its parent's buffers: forget them, then
+ * give the child a session and consumer of its own.
+ */
+static void atfork_child(void)
+{
+	struct ust_session *old = ust_session_current;
+
+	__atomic_store_n(&ust_session_current, NULL, __ATOMIC_RELAXED);
+	ust_thread_forget();
+	ust_registry_unlock();
+	ust_session_destroy(old);
+	ust_session_publish(ust_session_create(&ust_config));
+}
+
+UST_EXPORT int ust_tracing_active(void)
+{
+	return __atomic_load_n(&ust_session_current, __ATOMIC_RELAXED) != NULL;
+}
+
+static void __attribute__((constructor)) ust_init(void)
+{
+	if (ust_config_load(&ust_config))
+		return;
+	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
+	ust_session_publish(ust_session_create(&ust_config));
+}

@@ -1,0 +1,96 @@
+/*
+ * session.h - libust's process-local view of a tracing session.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-only
+ *
+ * A session is the shared mapping (common/shm-abi.h) plus the process's
+ * private, read-only-after-setup description of it.  `ust_session_current`
+ * is NULL when the process does not trace; it is published with a
+ * store-release once the mapping is fully initialised, and writers load
+ * it with acquire (ringbuf.c), so a writer that sees the session sees its
+ * buffers initialised.
+ */
+#ifndef UST_SESSION_H
+#define UST_SESSION_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "shm-abi.h"
+#include "clock.h"
+
+#define UST_DEFAULT_OUTPUT		"/tmp/ltt-usertrace"
+#define UST_DEFAULT_SUBBUF_SIZE		(1u << 20)
+#define UST_DEFAULT_SUBBUF_COUNT	4u
+#define UST_DEFAULT_READ_TIMER_US	1000u
+#define UST_META_SIZE			(256u << 10)
+#define UST_MAX_PATTERNS		64
+
+#define UST_HIDDEN __attribute__((visibility("hidden")))
+#define UST_EXPORT __attribute__((visibility("default")))
+
+/* Configuration read once from the environment (config.c). */
+struct ust_config {
+	char *patterns[UST_MAX_PATTERNS];	/* UST_TRACE, split on ',' */
+	unsigned int nr_patterns;
+	char *output;				/* UST_OUTPUT */
+	uint32_t mode;				/* UST_MODE */
+	uint32_t subbuf_size;			/* UST_SUBBUF_SIZE */
+	uint32_t subbuf_count;			/* UST_SUBBUF_COUNT */
+	uint32_t read_timer_us;			/* UST_READ_TIMER_US */
+	char *session_clock;			/* UST_SESSION_CLOCK, or NULL */
+	uint32_t clock_kind;
+	char *summary_dir;			/* UST_SUMMARY_DIR, or NULL */
+	char *consumerd;			/* UST_CONSUMERD, or the installed one */
+};
+
+/* One channel as writers see it. */
+struct ust_channel {
+	struct ust_shm_buf *bufs;	/* [nr_cpus] */
+	uint8_t *data;			/* cpu c at data + c * buf_size */
+	uint64_t buf_size;		/* subbuf_size * subbuf_count */
+	uint32_t subbuf_size;
+	uint32_t mode;
+	uint32_t stream_id;
+};
+
+struct ust_session {
+	void *base;			/* the shared mapping */
+	size_t size;
+	struct ust_shm_header *hdr;
+	uint32_t nr_cpus;
+	uint32_t clock_kind;
+	uint8_t uuid[16];
+	struct ust_channel chan[1];	/* one channel for now */
+};
+
+extern struct ust_session *ust_session_current UST_HIDDEN;
+extern struct ust_config ust_config UST_HIDDEN;
+
+/* config.c */
+UST_HIDDEN int ust_config_load(struct ust_config *cfg);
+UST_HIDDEN int ust_pattern_match(const struct ust_config *cfg,
+				 const char *name);
+
+/* session.c */
+UST_HIDDEN struct ust_session *ust_session_map(const struct ust_config *cfg,
+					    int *fd);
+UST_HIDDEN struct ust_session *ust_session_create(const struct ust_config *cfg);
+UST_HIDDEN void ust_session_destroy(struct ust_session *s);
+UST_HIDDEN void ust_session_publish(struct ust_session *s);
+UST_HIDDEN int ust_session_spawn_consumer(struct ust_session *s,
+					  const struct ust_config *cfg);
+
+/* ringbuf.c */
+UST_HIDDEN void ust_ringbuf_init_buffer(struct ust_session *s,
+					struct ust_channel *ch, uint32_t cpu,
+					uint64_t now);
+UST_HIDDEN void ust_thread_forget(void);
+
+/* registry.c */
+UST_HIDDEN void ust_registry_session_started(struct ust_session *s);
+UST_HIDDEN void ust_registry_lock(void);
+UST_HIDDEN void ust_registry_unlock(void);
+
+#endif /* UST_SESSION_H */

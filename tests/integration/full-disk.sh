@@ -1,0 +1,21 @@
+#!/bin/sh
+# A full disk stops the writing cleanly, with a message; the program runs
+# on, and what was written stays a readable trace of whole packets.
+. "$top_srcdir/tests/integration/lib.sh"
+
+[ "$(id -u)" = 0 ] || skip "needs root to mount a small tmpfs"
+mkdir "$WORK/disk"
+mount -t tmpfs -o size=512k tmpfs "$WORK/disk" 2>/dev/null ||
+	skip "cannot mount a tmpfs here"
+cleanup() { umount "$WORK/disk" 2>/dev/null; rm -rf "$WORK"; }
+
+status=0
+"$UST" record -o "$WORK/disk" --subbuf-size 64k --subbuf-count 4 -- \
+	"$STRESS" -t 1 -n 400000 >"$WORK/out" 2>"$WORK/err" || status=$?
+[ $status -eq 0 ] || fail "exit status $status: $(cat "$WORK/err")"
+grep -q "attempted=400000" "$WORK/out" || fail "program did not finish"
+grep -q "No space left on device" "$WORK/err" ||
+	fail "no disk-full message: $(cat "$WORK/err")"
+$CHECK "$WORK/disk" --traces 1 --accounting 0 >/dev/null 2>&1 && true
+babeltrace2 "$WORK/disk" >/dev/null 2>"$WORK/bt" ||
+	fail "trace unreadable after a full disk: $(cat "$WORK/bt")"

@@ -1,0 +1,157 @@
+/*
+ * stress.c - the traced workload of the integration tests.
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ *   stress [-t THREADS] [-n EVENTS] [-s] [-f] [-k] [-p FILE] [-v] [-x]
+ *
+ * Each thread records EVENTS stress:tick (or, with -s, every 8th one as
+ * stress:text) with its number and a sequence number.
+ *   -f  fork after starting: parent and child each run the whole workload
+ *   -k  run forever (until killed)
+ *   -p  FILE: after each trace call returns, store the thread's sequence
+ *       number in FILE (shared mapping, one uint64 per thread), so a test
+ *       that SIGKILLs us knows which events had been recorded
+ *   -g  a 20 kHz timer signal whose handler records stress:handler
+ *   -v  record one stress:values event with extreme values and exit
+ * At exit it prints "attempted=N handler=M" on stdout.
+ */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+
+#include "stress_tp.h"
+
+static unsigned int nr_threads = 1;
+static uint64_t nr_events = 1000;
+static int with_text, forever, with_signal;
+static volatile uint64_t *progress;
+static volatile uint64_t handler_events;
+
+static void *worker(void *arg)
+{
+	uint32_t t = (uint32_t)(uintptr_t)arg;
+	uint64_t i;
+
+	for (i = 0; forever || i < nr_events; i++) {
+		if (with_text && i % 8 == 0)
+			trace_stress_text(t, i, "a text payload");
+		else
+			trace_stress_tick(t, i);
+		if (progress)
+			__atomic_store_n(&progress[t], i + 1, __ATOMIC_RELEASE);
+	}
+	return NULL;
+}
+
+static void on_timer(int sig)
+{
+	(void)sig;
+	trace_stress_handler(handler_events);
+	handler_events++;
+}
+
+static void start_timer(void)
+{
+	struct sigaction sa;
+	struct itimerval it = { { 0, 50 }, { 0, 50 } };
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_timer;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGALRM, &sa, NULL);
+	setitimer(ITIMER_REAL, &it, NULL);
+}
+
+static void stop_timer(void)
+{
+	struct itimerval off = { { 0, 0 }, { 0, 0 } };
+
+	setitimer(ITIMER_REAL, &off, NULL);
+}
+
+static void map_progress(const char *path)
+{
+	size_t len = 4096;
+	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
+
+	if (fd < 0 || ftruncate(fd, (off_t)len) < 0) {
+		perror(path);
+		exit(1);
+	}
+	progress = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (progress == MAP_FAILED) {
+		perror("mmap");
+		exit(1);
+	}
+	close(fd);
+}
+
+static void run_workload(void)
+{
+	pthread_t th[64];
+	unsigned int i;
+
+	if (with_signal)
+		start_timer();
+	for (i = 0; i < nr_threads; i++)
+		pthread_create(&th[i], NULL, worker, (void *)(uintptr_t)i);
+	for (i = 0; i < nr_threads; i++)
+		pthread_join(th[i], NULL);
+	if (with_signal)
+		stop_timer();
+	printf("attempted=%llu handler=%llu\n",
+	       (unsigned long long)(nr_threads * nr_events + handler_events),
+	       (unsigned long long)handler_events);
+	fflush(stdout);
+}
+
+static void record_values(void)
+{
+	trace_stress_values(INT8_MIN, UINT8_MAX, INT16_MIN, UINT16_MAX,
+			    INT32_MIN, 0xDEADBEEFu, INT64_MIN, UINT64_MAX,
+			    "quote \" and backslash \\", NULL);
+	trace_stress_values(INT8_MAX, 0, INT16_MAX, 0, INT32_MAX, 0,
+			    INT64_MAX, 0, "", "");
+	printf("attempted=2 handler=0\n");
+}
+
+int main(int argc, char **argv)
+{
+	int opt, do_fork = 0;
+	pid_t child = -1;
+
+	while ((opt = getopt(argc, argv, "t:n:sfkp:gv")) != -1) {
+		switch (opt) {
+		case 't': nr_threads = (unsigned int)atoi(optarg); break;
+		case 'n': nr_events = strtoull(optarg, NULL, 10); break;
+		case 's': with_text = 1; break;
+		case 'f': do_fork = 1; break;
+		case 'k': forever = 1; break;
+		case 'p': map_progress(optarg); break;
+		case 'g': with_signal = 1; break;
+		case 'v': record_values(); return 0;
+		default:
+			fprintf(stderr, "usage: stress [-t N] [-n N] [-sfkgv] [-p FILE]\n");
+			return 2;
+		}
+	}
+	if (nr_threads < 1 || nr_threads > 64)
+		return 2;
+	if (do_fork)
+		child = fork();
+	run_workload();
+	if (child > 0)
+		waitpid(child, NULL, 0);
+	return 0;
+}

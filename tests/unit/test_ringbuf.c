@@ -1,0 +1,632 @@
+/*
+ * test_ringbuf.c - unit tests of libust's per-CPU ring buffers.
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Each test maps a session exactly as libust does at start-up (but starts
+ * no consumer), writes records through the public ust_event_write(), and
+ * reads the buffers back the way the consumer does: complete sub-buffers
+ * as they are, the current one with its closing fields filled in, every
+ * packet checked and walked by ust_packet_walk().
+ */
+#include <check.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+#include <ust/tracepoint.h>
+
+#include "packet.h"
+#include "session.h"
+
+#define NR_EVENTS 40	/* more than the 31 compact ids */
+
+static struct ust_event_desc events[NR_EVENTS];
+static struct ust_event_desc *event_ptrs[NR_EVENTS];
+static struct ust_provider provider = {
+	.struct_size = sizeof(struct ust_provider),
+	.abi_version = UST_ABI_VERSION,
+	.facility = "test",
+	.events = event_ptrs,
+	.nr_events = NR_EVENTS,
+};
+static char event_names[NR_EVENTS][16];
+static struct ust_session *session;
+static struct ust_config config;
+
+/* Event 0: {uint32 v}; event 1: {uint32 v, string s}; others {uint32 v}. */
+static void provider_setup(void)
+{
+	int i;
+
+	if (provider.registered)
+		return;
+	for (i = 0; i < NR_EVENTS; i++) {
+		snprintf(event_names[i], sizeof(event_names[i]), "ev%d", i);
+		events[i].struct_size = sizeof(struct ust_event_desc);
+		events[i].name = event_names[i];
+		events[i].loglevel = -1;
+		events[i].tsdl_fields = i == 1 ?
+			"integer { size = 32; align = 8; signed = false; } _v; string _s;" :
+			"integer { size = 32; align = 8; signed = false; } _v;";
+		events[i].layout = i == 1 ? "F4 S" : "F4";
+		event_ptrs[i] = &events[i];
+	}
+	ck_assert_int_eq(ust_provider_register(&provider), 0);
+}
+
+static void session_start(uint32_t mode, uint32_t subbuf_size,
+			  uint32_t subbuf_count)
+{
+	static char star[] = "*";
+	int fd;
+
+	memset(&config, 0, sizeof(config));
+	config.patterns[0] = star;
+	config.nr_patterns = 1;
+	config.mode = mode;
+	config.subbuf_size = subbuf_size;
+	config.subbuf_count = subbuf_count;
+	config.clock_kind = ust_clock_detect_kind();
+	ust_config = config;
+	session = ust_session_map(&config, &fd);
+	ck_assert_ptr_nonnull(session);
+	close(fd);
+	ust_session_publish(session);
+	provider_setup();
+}
+
+static void session_stop(void)
+{
+	ust_session_publish(NULL);
+	ust_session_destroy(session);
+	session = NULL;
+}
+
+static void pin_to_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	ck_assert_int_eq(sched_setaffinity(0, sizeof(set), &set), 0);
+}
+
+static void write_u32(int ev, uint32_t v)
+{
+	struct ust_seg seg = { &v, sizeof(v) };
+
+	ust_event_write(&events[ev], &seg, 1, sizeof(v));
+}
+
+static void write_str(uint32_t v, const char *s)
+{
+	struct ust_seg segs[3] = {
+		{ &v, sizeof(v) }, { s, strlen(s) }, { "", 1 },
+	};
+
+	ust_event_write(&events[1], segs, 3, sizeof(v) + strlen(s) + 1);
+}
+
+/* What the reader collected. */
+struct record {
+	uint32_t id, v;
+	int32_t vtid;
+	uint64_t ts;
+	uint32_t cpu;
+	char s[64];
+};
+
+struct readback {
+	struct record *recs;
+	size_t nr, cap;
+	uint64_t packets;
+	uint64_t last_seq;
+	uint64_t events_discarded;	/* of the last packet read */
+	uint32_t cpu;
+};
+
+static int collect(const struct ust_record_view *rv, void *arg)
+{
+	struct readback *rb = arg;
+	struct record *r;
+
+	if (rb->nr == rb->cap) {
+		rb->cap = rb->cap ? rb->cap * 2 : 1024;
+		rb->recs = realloc(rb->recs, rb->cap * sizeof(*rb->recs));
+		ck_assert_ptr_nonnull(rb->recs);
+	}
+	r = &rb->recs[rb->nr++];
+	memset(r, 0, sizeof(*r));
+	r->id = rv->id;
+	r->ts = rv->timestamp;
+	r->vtid = rv->vtid;
+	r->cpu = rb->cpu;
+	ck_assert_uint_ge(rv->payload_size, 4);
+	memcpy(&r->v, rv->payload, 4);
+	if (rv->id == 1)
+		snprintf(r->s, sizeof(r->s), "%s", (const char *)rv->payload + 4);
+	return 0;
+}
+
+static void layout_table(struct ust_layout_table *t, const char **layouts)
+{
+	int i;
+
+	for (i = 0; i < NR_EVENTS; i++)
+		layouts[events[i].id] = events[i].layout;
+	t->layouts = layouts;
+	t->nr = NR_EVENTS;
+}
+
+/* Walk one packet (a private copy), checking it the consumer's way. */
+static void read_packet(struct readback *rb, uint8_t *pkt, size_t len)
+{
+	const char *layouts[NR_EVENTS] = { 0 };
+	struct ust_layout_table t;
+	struct ust_walk_result res;
+	struct ust_packet_header *ph = (struct ust_packet_header *)pkt;
+	int ret;
+
+	layout_table(&t, layouts);
+	ret = ust_packet_walk(pkt, len, session->uuid, 0, &t, collect, rb,
+			      &res);
+	ck_assert_msg(ret == 0, "packet %llu: %s at %zu",
+		      (unsigned long long)ph->packet_seq_num, res.error,
+		      res.error_offset);
+	if (rb->packets)
+		ck_assert_uint_gt(ph->packet_seq_num, rb->last_seq);
+	ck_assert_uint_eq(ph->cpu_id, rb->cpu);
+	rb->last_seq = ph->packet_seq_num;
+	rb->events_discarded = ph->events_discarded;
+	rb->packets++;
+}
+
+/*
+ * Read buffer `cpu` from position `from`: complete sub-buffers, then the
+ * current one closed the way the consumer closes it at the end.
+ */
+static void read_buffer(struct readback *rb, uint32_t cpu, uint64_t from)
+{
+	struct ust_channel *ch = &session->chan[0];
+	struct ust_shm_buf *buf = &ch->bufs[cpu];
+	uint8_t *data = ch->data + cpu * ch->buf_size;
+	uint64_t off = buf->commit.offset;
+	uint64_t cur = off & ~(uint64_t)(ch->subbuf_size - 1);
+	uint8_t *copy = malloc(ch->subbuf_size);
+	uint64_t pos;
+
+	ck_assert_ptr_nonnull(copy);
+	rb->cpu = cpu;
+	for (pos = from; pos <= cur; pos += ch->subbuf_size) {
+		struct ust_packet_header *ph = (struct ust_packet_header *)copy;
+
+		memcpy(copy, data + (pos & (ch->buf_size - 1)), ch->subbuf_size);
+		if (pos == cur) {
+			ph->timestamp_end = buf->commit.last_ts;
+			ph->content_size = (off - cur) * 8;
+			ph->events_discarded = buf->lost_full + buf->lost_big;
+		}
+		read_packet(rb, copy, ch->subbuf_size);
+	}
+	free(copy);
+}
+
+static int32_t my_tid(void)
+{
+	return (int32_t)syscall(SYS_gettid);
+}
+
+START_TEST(test_commit_single)
+{
+	struct readback rb = { 0 };
+	struct ust_shm_buf *buf;
+	uint64_t before, after;
+
+	pin_to_cpu(0);
+	session_start(UST_MODE_DISCARD, 4096, 4);
+	buf = &session->chan[0].bufs[0];
+	before = ust_clock_read(session->clock_kind);
+	write_u32(0, 42);
+	after = ust_clock_read(session->clock_kind);
+	/* packet header + compact header + vtid + payload */
+	ck_assert_uint_eq(buf->commit.offset, 84 + 4 + 4 + 4);
+	ck_assert_uint_ge(buf->commit.last_ts, before);
+	ck_assert_uint_le(buf->commit.last_ts, after);
+
+	read_buffer(&rb, 0, 0);
+	ck_assert_uint_eq(rb.nr, 1);
+	ck_assert_uint_eq(rb.recs[0].id, events[0].id);
+	ck_assert_uint_eq(rb.recs[0].v, 42);
+	ck_assert_int_eq(rb.recs[0].vtid, my_tid());
+	ck_assert_uint_eq(rb.recs[0].ts, buf->commit.last_ts);
+	free(rb.recs);
+	session_stop();
+}
+END_TEST
+
+START_TEST(test_packet_header_fields)
+{
+	struct ust_channel *ch;
+	struct ust_packet_header *p0, *p1;
+	uint32_t i;
+
+	pin_to_cpu(0);
+	session_start(UST_MODE_DISCARD, 4096, 4);
+	ch = &session->chan[0];
+	/* 12-byte records: 334 fill the 4012 bytes after the header. */
+	for (i = 0; i < 335; i++)
+		write_u32(0, i);
+	p0 = (struct ust_packet_header *)ch->data;
+	p1 = (struct ust_packet_header *)(ch->data + 4096);
+	ck_assert_uint_eq(p0->magic, UST_CTF_MAGIC);
+	ck_assert_mem_eq(p0->uuid, session->uuid, 16);
+	ck_assert_uint_eq(p0->stream_id, 0);
+	ck_assert_uint_eq(p0->stream_instance_id, 0);
+	ck_assert_uint_eq(p0->cpu_id, 0);
+	ck_assert_uint_eq(p0->packet_seq_num, 0);
+	ck_assert_uint_eq(p0->content_size, (84 + 334 * 12) * 8);
+	ck_assert_uint_eq(p0->packet_size, 4096 * 8);
+	ck_assert_uint_eq(p0->events_discarded, 0);
+	ck_assert_uint_le(p0->timestamp_begin, p0->timestamp_end);
+	/* The next packet starts when the previous one ended. */
+	ck_assert_uint_eq(p1->magic, UST_CTF_MAGIC);
+	ck_assert_uint_eq(p1->packet_seq_num, 1);
+	ck_assert_uint_eq(p1->timestamp_begin, p0->timestamp_end);
+	ck_assert_uint_eq(ch->bufs[0].commit.offset, 4096 + 84 + 12);
+	session_stop();
+}
+END_TEST
+
+START_TEST(test_switch_and_readback)
+{
+	struct readback rb = { 0 };
+	uint32_t i, n = 1000;
+
+	pin_to_cpu(0);
+	session_start(UST_MODE_DISCARD, 4096, 4);
+	for (i = 0; i < n; i++) {
+		if (i % 3)
+			write_u32(0, i);
+		else
+			write_str(i, "some text");
+	}
+	read_buffer(&rb, 0, 0);
+	ck_assert_uint_eq(rb.nr, n);
+	ck_assert_uint_ge(rb.packets, 3);
+	for (i = 0; i < n; i++) {
+		ck_assert_uint_eq(rb.recs[i].v, i);
+		if (i % 3 == 0)
+			ck_assert_str_eq(rb.recs[i].s, "some text");
+		if (i)
+			ck_assert_uint_ge(rb.recs[i].ts, rb.recs[i - 1].ts);
+	}
+	free(rb.recs);
+	session_stop();
+}
+END_TEST
+
+/* No consumer: 2 sub-buffers fill, the rest is refused and counted. */
+START_TEST(test_discard_accounting)
+{
+	struct readback rb = { 0 };
+	struct ust_shm_buf *buf;
+	uint32_t i, n = 2000;
+
+	pin_to_cpu(0);
+	session_start(UST_MODE_DISCARD, 4096, 2);
+	buf = &session->chan[0].bufs[0];
+	for (i = 0; i < n; i++)
+		write_u32(0, i);
+	read_buffer(&rb, 0, 0);
+	ck_assert_uint_eq(rb.packets, 2);
+	ck_assert_uint_eq(rb.nr, 2 * 334);
+	ck_assert_uint_eq(buf->lost_full, n - 2 * 334);
+	ck_assert_uint_eq(rb.nr + buf->lost_full, n);
+	ck_assert_uint_eq(rb.events_discarded, n - 2 * 334);
+	/* The records kept are the first ones, in order. */
+	for (i = 0; i < rb.nr; i++)
+		ck_assert_uint_eq(rb.recs[i].v, i);
+	free(rb.recs);
+	session_stop();
+}
+END_TEST
+
+/* A consumer keeps up: many wraps, nothing lost, packets in sequence. */
+START_TEST(test_wrap_with_consumer)
+{
+	struct ust_channel *ch;
+	struct ust_shm_buf *buf;
+	struct readback rb = { 0 };
+	uint32_t i, n = 20000;
+	uint64_t pos = 0;
+
+	pin_to_cpu(0);
+	session_start(UST_MODE_DISCARD, 4096, 2);
+	ch = &session->chan[0];
+	buf = &ch->bufs[0];
+	rb.cpu = 0;
+	for (i = 0; i < n; i++) {
+		write_u32(0, i);
+		/* Consume every complete sub-buffer, as the consumer does. */
+		while (pos < (buf->commit.offset & ~(uint64_t)4095)) {
+			uint8_t copy[4096];
+
+			memcpy(copy, ch->data + (pos & (ch->buf_size - 1)), 4096);
+			read_packet(&rb, copy, sizeof(copy));
+			ck_assert_uint_eq(rb.last_seq, pos / 4096);
+			pos += 4096;
+			__atomic_store_n(&buf->consumed, pos, __ATOMIC_RELEASE);
+		}
+	}
+	read_buffer(&rb, 0, pos);
+	ck_assert_uint_gt(buf->commit.offset, 10 * ch->buf_size);
+	ck_assert_uint_eq(buf->lost_full, 0);
+	ck_assert_uint_eq(rb.nr, n);
+	for (i = 0; i < n; i++)
+		ck_assert_uint_eq(rb.recs[i].v, i);
+	free(rb.recs);
+	session_stop();
+}
+END_TEST
+
+/* Overwrite: never refuses; the last sub-buffers hold the newest records. */
+START_TEST(test_overwrite)
+{
+	struct ust_channel *ch;
+	struct ust_shm_buf *buf;
+	struct readback rb = { 0 };
+	uint32_t i, n = 5000;
+	uint64_t cur;
+
+	pin_to_cpu(0);
+	session_start(UST_MODE_OVERWRITE, 4096, 2);
+	ch = &session->chan[0];
+	buf = &ch->bufs[0];
+	for (i = 0; i < n; i++)
+		write_u32(0, i);
+	ck_assert_uint_eq(buf->lost_full, 0);
+	cur = buf->commit.offset & ~(uint64_t)4095;
+	ck_assert_uint_ge(cur / 4096, 10);
+	/* The previous sub-buffer and the current one are intact. */
+	read_buffer(&rb, 0, cur - 4096);
+	ck_assert_uint_eq(rb.packets, 2);
+	ck_assert_uint_eq(rb.recs[rb.nr - 1].v, n - 1);
+	for (i = 1; i < rb.nr; i++)
+		ck_assert_uint_eq(rb.recs[i].v, rb.recs[i - 1].v + 1);
+	ck_assert_uint_eq(rb.nr, 334 + (buf->commit.offset - cur - 84) / 12);
+	free(rb.recs);
+	session_stop();
+}
+END_TEST
+
+START_TEST(test_too_big)
+{
+	struct ust_shm_buf *buf;
+	char *big = malloc(5000);
+
+	pin_to_cpu(0);
+	session_start(UST_MODE_DISCARD, 4096, 2);
+	buf = &session->chan[0].bufs[0];
+	memset(big, 'x', 4999);
+	big[4999] = '\0';
+	write_str(7, big);
+	ck_assert_uint_eq(buf->lost_big, 1);
+	ck_assert_uint_eq(buf->commit.offset, 84);
+	write_u32(0, 1);
+	ck_assert_uint_eq(buf->commit.offset, 84 + 12);
+	free(big);
+	session_stop();
+}
+END_TEST
+
+/* Ids above 30, and gaps above 2^27 ticks, take the extended header. */
+START_TEST(test_extended_header)
+{
+	struct ust_shm_buf *buf;
+	struct readback rb = { 0 };
+	struct timespec gap = { 0, 0 };
+	uint64_t off;
+
+	pin_to_cpu(0);
+	session_start(UST_MODE_DISCARD, 4096, 4);
+	buf = &session->chan[0].bufs[0];
+	ck_assert_uint_gt(events[NR_EVENTS - 1].id, 30);
+	write_u32(NR_EVENTS - 1, 5);
+	ck_assert_uint_eq(buf->commit.offset, 84 + 13 + 4 + 4);
+	write_u32(0, 6);
+	off = buf->commit.offset;
+	ck_assert_uint_eq(off, 84 + 21 + 12);
+	/* Sleep past 2^27 ticks: 134 ms in ns, less in TSC cycles. */
+	gap.tv_nsec = 300000000;
+	nanosleep(&gap, NULL);
+	write_u32(0, 7);
+	ck_assert_uint_eq(buf->commit.offset, off + 13 + 4 + 4);
+	read_buffer(&rb, 0, 0);
+	ck_assert_uint_eq(rb.nr, 3);
+	ck_assert_uint_eq(rb.recs[0].id, events[NR_EVENTS - 1].id);
+	ck_assert_uint_eq(rb.recs[2].v, 7);
+	ck_assert_uint_eq(rb.recs[2].ts, buf->commit.last_ts);
+	free(rb.recs);
+	session_stop();
+}
+END_TEST
+
+/* Several threads, both CPUs, migrations: every record, in thread order. */
+#define NR_THREADS 4
+#define PER_THREAD 100000
+
+static void *thread_writer(void *arg)
+{
+	uint32_t base = (uint32_t)(uintptr_t)arg * PER_THREAD, i;
+
+	for (i = 0; i < PER_THREAD; i++)
+		write_u32(0, base + i);
+	return NULL;
+}
+
+static int cmp_ts(const void *a, const void *b)
+{
+	const struct record *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->v < y->v ? -1 : x->v > y->v;
+}
+
+static void read_all(struct readback *rb)
+{
+	uint32_t cpu;
+
+	for (cpu = 0; cpu < session->nr_cpus; cpu++) {
+		rb->packets = 0;
+		read_buffer(rb, cpu, 0);
+	}
+	qsort(rb->recs, rb->nr, sizeof(*rb->recs), cmp_ts);
+}
+
+/* Each thread's values appear exactly once and in increasing order. */
+static void check_per_thread_order(const struct readback *rb, uint32_t threads,
+				   uint32_t per_thread)
+{
+	uint32_t *next = calloc(threads, sizeof(*next));
+	size_t i;
+
+	for (i = 0; i < rb->nr; i++) {
+		uint32_t t = rb->recs[i].v / per_thread;
+
+		ck_assert_uint_lt(t, threads);
+		ck_assert_uint_eq(rb->recs[i].v % per_thread, next[t]);
+		next[t]++;
+	}
+	for (i = 0; i < threads; i++)
+		ck_assert_uint_eq(next[i], per_thread);
+	free(next);
+}
+
+START_TEST(test_threads)
+{
+	pthread_t th[NR_THREADS];
+	struct readback rb = { 0 };
+	cpu_set_t all;
+	uintptr_t i;
+
+	CPU_ZERO(&all);
+	for (i = 0; i < (uintptr_t)CPU_SETSIZE && i < 64; i++)
+		CPU_SET(i, &all);
+	sched_setaffinity(0, sizeof(all), &all);
+	session_start(UST_MODE_DISCARD, 1 << 20, 8);
+	for (i = 0; i < NR_THREADS; i++)
+		ck_assert_int_eq(pthread_create(&th[i], NULL, thread_writer,
+						(void *)i), 0);
+	for (i = 0; i < NR_THREADS; i++)
+		pthread_join(th[i], NULL);
+	read_all(&rb);
+	ck_assert_uint_eq(rb.nr, NR_THREADS * PER_THREAD);
+	check_per_thread_order(&rb, NR_THREADS, PER_THREAD);
+	free(rb.recs);
+	session_stop();
+}
+END_TEST
+
+/* A signal handler traces while the thread it interrupts is tracing. */
+static volatile uint32_t handler_count;
+
+static void on_timer(int sig)
+{
+	write_str(1000000 + handler_count, "from the handler");
+	handler_count++;
+}
+
+START_TEST(test_signal_handler)
+{
+	struct sigevent sev = { 0 };
+	struct itimerspec its = { { 0, 50000 }, { 0, 50000 } };
+	struct readback rb = { 0 };
+	struct sigaction sa = { 0 };
+	timer_t timer;
+	uint32_t i, n = 300000, main_seen = 0, handler_seen = 0;
+	size_t k;
+
+	pin_to_cpu(0);
+	session_start(UST_MODE_DISCARD, 1 << 20, 16);
+	sa.sa_handler = on_timer;
+	sigaction(SIGRTMIN, &sa, NULL);
+	sev.sigev_notify = SIGEV_THREAD_ID;
+	sev.sigev_signo = SIGRTMIN;
+	sev._sigev_un._tid = my_tid();
+	ck_assert_int_eq(timer_create(CLOCK_MONOTONIC, &sev, &timer), 0);
+	timer_settime(timer, 0, &its, NULL);
+	for (i = 0; i < n; i++)
+		write_u32(0, i);
+	timer_delete(timer);
+	read_buffer(&rb, 0, 0);
+	ck_assert_uint_gt(handler_count, 10);
+	ck_assert_uint_eq(rb.nr, n + handler_count);
+	for (k = 0; k < rb.nr; k++) {
+		if (rb.recs[k].id == events[1].id) {
+			ck_assert_str_eq(rb.recs[k].s, "from the handler");
+			ck_assert_uint_eq(rb.recs[k].v, 1000000 + handler_seen);
+			handler_seen++;
+		} else {
+			ck_assert_uint_eq(rb.recs[k].v, main_seen);
+			main_seen++;
+		}
+	}
+	ck_assert_uint_eq(main_seen, n);
+	ck_assert_uint_eq(handler_seen, handler_count);
+	free(rb.recs);
+	session_stop();
+}
+END_TEST
+
+START_TEST(test_disabled_session)
+{
+	/* No session: writing is a no-op that touches nothing. */
+	ust_session_publish(NULL);
+	provider_setup();
+	write_u32(0, 1);
+}
+END_TEST
+
+static Suite *ringbuf_suite(void)
+{
+	Suite *s = suite_create("ringbuf");
+	TCase *core = tcase_create("core");
+	TCase *stress = tcase_create("stress");
+
+	tcase_add_test(core, test_disabled_session);
+	tcase_add_test(core, test_commit_single);
+	tcase_add_test(core, test_packet_header_fields);
+	tcase_add_test(core, test_switch_and_readback);
+	tcase_add_test(core, test_discard_accounting);
+	tcase_add_test(core, test_wrap_with_consumer);
+	tcase_add_test(core, test_overwrite);
+	tcase_add_test(core, test_too_big);
+	tcase_add_test(core, test_extended_header);
+	tcase_set_timeout(core, 30);
+	suite_add_tcase(s, core);
+
+	tcase_add_test(stress, test_threads);
+	tcase_add_test(stress, test_signal_handler);
+	tcase_set_timeout(stress, 120);
+	suite_add_tcase(s, stress);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(ringbuf_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
