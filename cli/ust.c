@@ -1,4 +1,131 @@
-int main(void)
+/*
+ * ust.c - the `ust` command: global options and dispatch to the
+ * subcommands (one file each: record.c, ...).
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include <popt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+static const struct ust_command *const commands[] = {
+	&ust_record_command,
+};
+
+#define NR_COMMANDS	(sizeof(commands) / sizeof(commands[0]))
+
+enum ust_opt {
+	OPT_HELP = 1,
+	OPT_VERSION,
+};
+
+static const struct poptOption ust_options[] = {
+	{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, "show this help", NULL },
+	{ "version", 'V', POPT_ARG_NONE, NULL, OPT_VERSION,
+	  "show the version", NULL },
+	POPT_TABLEEND
+};
+
+static const struct ust_command *find_command(const char *name)
 {
+	size_t i;
+
+	for (i = 0; i < NR_COMMANDS; i++) {
+		if (!strcmp(commands[i]->name, name))
+			return commands[i];
+	}
+	return NULL;
+}
+
+static void print_help(poptContext ctx, FILE *out)
+{
+	size_t i;
+
+	poptPrintHelp(ctx, out, 0);
+	fputs("\nCommands:\n", out);
+	for (i = 0; i < NR_COMMANDS; i++)
+		fprintf(out, "  %-10s %s\n", commands[i]->name,
+			commands[i]->summary);
+	fputs("\nSee 'ust help COMMAND' for the options of a command.\n", out);
+}
+
+static int unknown_command(const char *name)
+{
+	ust_error("unknown command '%s' (see 'ust --help')", name);
+	return UST_EXIT_USAGE;
+}
+
+/* `ust help [COMMAND]` */
+static int help_command(poptContext ctx, const char **args)
+{
+	const struct ust_command *cmd;
+
+	if (!args[1]) {
+		print_help(ctx, stdout);
+		return 0;
+	}
+	cmd = find_command(args[1]);
+	if (!cmd)
+		return unknown_command(args[1]);
+	cmd->help(stdout);
 	return 0;
+}
+
+/* Run the command named by args[0], with the words after it. */
+static int dispatch(poptContext ctx, const char **args)
+{
+	static char prog[32];
+	const struct ust_command *cmd;
+	int argc = 0;
+
+	if (!strcmp(args[0], "help"))
+		return help_command(ctx, args);
+	cmd = find_command(args[0]);
+	if (!cmd)
+		return unknown_command(args[0]);
+	while (args[argc])
+		argc++;
+	snprintf(prog, sizeof(prog), "ust %s", cmd->name);
+	ust_prog = prog;
+	return cmd->run(argc, args);
+}
+
+int main(int argc, const char **argv)
+{
+	const char **args;
+	poptContext ctx;
+	int rc, ret;
+
+	argv[0] = "ust";
+	ctx = poptGetContext("ust", argc, argv, ust_options,
+			     POPT_CONTEXT_POSIXMEHARDER);
+	poptSetOtherOptionHelp(ctx, "[OPTION...] COMMAND [ARGS]");
+	while ((rc = poptGetNextOpt(ctx)) > 0) {
+		if (rc == OPT_HELP) {
+			print_help(ctx, stdout);
+			ret = 0;
+			goto out;
+		}
+		printf("%s %s\n", PACKAGE_NAME, PACKAGE_VERSION);
+		ret = 0;
+		goto out;
+	}
+	if (rc < -1) {
+		ust_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS),
+			  poptStrerror(rc));
+		ret = UST_EXIT_USAGE;
+		goto out;
+	}
+	args = poptGetArgs(ctx);
+	if (!args || !args[0]) {
+		print_help(ctx, stderr);
+		ret = UST_EXIT_USAGE;
+		goto out;
+	}
+	ret = dispatch(ctx, args);
+out:
+	poptFreeContext(ctx);
+	return ret;
 }

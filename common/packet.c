@@ -1,2 +1,284 @@
-/* placeholder */
+/*
+ * packet.c - check and walk one CTF packet as libust writes it.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-only
+ *
+ * A packet is struct ust_packet_header followed by records (shm-abi.h):
+ * a compact (4 bytes) or extended (13 bytes) header, an int32 vtid, and
+ * a payload described by the event's layout string.  Nothing in the
+ * packet is trusted: every read is checked against the content size,
+ * which is itself checked against the buffer length.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "packet.h"
+
+#define HDR_SIZE	sizeof(struct ust_packet_header)
+#define HDR_OFF(f)	offsetof(struct ust_packet_header, f)
+#define TS_MASK		((1ull << UST_EV_TS_BITS) - 1)
+
+static uint32_t get_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static uint64_t get_le64(const uint8_t *p)
+{
+	return (uint64_t)get_le32(p) | (uint64_t)get_le32(p + 4) << 32;
+}
+
+enum layout_tok {
+	TOK_END,
+	TOK_FIXED,	/* `F<n>`: n bytes */
+	TOK_STRING,	/* `S`: NUL-terminated string */
+	TOK_BAD,
+};
+
+/*
+ * Read the token at *s and move *s past it and its separator.  Tokens
+ * are separated by exactly one space; the string neither starts nor
+ * ends with one.  `F` counts are decimal, at most UST_SUBBUF_MAX.
+ */
+static enum layout_tok layout_token(const char **s, size_t *bytes)
+{
+	const char *p = *s;
+	enum layout_tok kind;
+	size_t n = 0, digits = 0;
+
+	if (*p == '\0')
+		return TOK_END;
+	if (*p == 'S') {
+		kind = TOK_STRING;
+		p++;
+	} else if (*p == 'F') {
+		kind = TOK_FIXED;
+		for (p++; *p >= '0' && *p <= '9' && digits < 11; p++, digits++)
+			n = n * 10 + (size_t)(*p - '0');
+		if (digits == 0 || n > UST_SUBBUF_MAX)
+			return TOK_BAD;
+	} else {
+		return TOK_BAD;
+	}
+	if (*p == ' ') {
+		p++;
+		if (*p == '\0' || *p == ' ')
+			return TOK_BAD;
+	} else if (*p != '\0') {
+		return TOK_BAD;
+	}
+	*s = p;
+	*bytes = n;
+	return kind;
+}
+
+int ust_layout_check(const char *layout)
+{
+	enum layout_tok t;
+	size_t bytes;
+
+	if (!layout)
+		return -EINVAL;
+	while ((t = layout_token(&layout, &bytes)) != TOK_END) {
+		if (t == TOK_BAD)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+ssize_t ust_layout_payload_size(const char *layout, const uint8_t *p,
+				size_t avail)
+{
+	enum layout_tok t;
+	size_t used = 0, bytes;
+
+	if (!layout)
+		return -1;
+	while ((t = layout_token(&layout, &bytes)) != TOK_END) {
+		if (t == TOK_BAD)
+			return -1;
+		if (t == TOK_STRING) {
+			const uint8_t *nul = memchr(p + used, '\0', avail - used);
+
+			if (!nul)
+				return -1;
+			used = (size_t)(nul - p) + 1;
+		} else {
+			if (bytes > avail - used)
+				return -1;
+			used += bytes;
+		}
+	}
+	return (ssize_t)used;
+}
+
+static int walk_fail(struct ust_walk_result *res, size_t off, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int walk_fail(struct ust_walk_result *res, size_t off, const char *fmt, ...)
+{
+	va_list ap;
+
+	res->error_offset = off;
+	va_start(ap, fmt);
+	vsnprintf(res->error, sizeof(res->error), fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* What the walk keeps from the packet header. */
+struct pkt_bounds {
+	uint64_t ts_begin;
+	uint64_t ts_end;
+	size_t content;		/* bytes */
+};
+
+static int check_header(const uint8_t *pkt, size_t len, const uint8_t uuid[16],
+			uint32_t stream_id, struct pkt_bounds *b,
+			struct ust_walk_result *res)
+{
+	uint64_t content, size;
+	uint32_t v;
+
+	if (len < HDR_SIZE)
+		return walk_fail(res, 0, "packet of %zu bytes is shorter than its header", len);
+	v = get_le32(pkt + HDR_OFF(magic));
+	if (v != UST_CTF_MAGIC)
+		return walk_fail(res, HDR_OFF(magic), "bad magic 0x%08x", v);
+	if (uuid && memcmp(pkt + HDR_OFF(uuid), uuid, 16))
+		return walk_fail(res, HDR_OFF(uuid), "uuid differs from the trace's");
+	v = get_le32(pkt + HDR_OFF(stream_id));
+	if (v != stream_id)
+		return walk_fail(res, HDR_OFF(stream_id), "stream id %u, expected %u",
+				 v, stream_id);
+	b->ts_begin = get_le64(pkt + HDR_OFF(timestamp_begin));
+	b->ts_end = get_le64(pkt + HDR_OFF(timestamp_end));
+	content = get_le64(pkt + HDR_OFF(content_size));
+	size = get_le64(pkt + HDR_OFF(packet_size));
+	if (content % 8 || content < 8 * HDR_SIZE || content / 8 > len)
+		return walk_fail(res, HDR_OFF(content_size),
+				 "content_size %llu bits invalid for %zu bytes",
+				 (unsigned long long)content, len);
+	if (size % 8 || size < content || size / 8 > len)
+		return walk_fail(res, HDR_OFF(packet_size),
+				 "packet_size %llu bits invalid (content_size %llu, %zu bytes)",
+				 (unsigned long long)size,
+				 (unsigned long long)content, len);
+	if (b->ts_end < b->ts_begin)
+		return walk_fail(res, HDR_OFF(timestamp_end),
+				 "timestamp_end %llu before timestamp_begin %llu",
+				 (unsigned long long)b->ts_end,
+				 (unsigned long long)b->ts_begin);
+	b->content = (size_t)(content / 8);
+	return 0;
+}
+
+/*
+ * Decode the event header at `off` and advance the reader clock
+ * `*clock` exactly as a CTF reader does: a compact header replaces the
+ * low 27 bits, adding one wrap when they decrease; an extended header
+ * sets the whole value.  Sets `*id` and `*size`.
+ */
+static int decode_event_header(const uint8_t *pkt, size_t off, size_t avail,
+			       uint64_t *clock, uint32_t *id, size_t *size,
+			       struct ust_walk_result *res)
+{
+	const uint8_t *p = pkt + off;
+	uint64_t ts;
+	uint32_t w;
+
+	if (avail < UST_EV_COMPACT_SIZE)
+		return walk_fail(res, off, "record header truncated");
+	w = get_le32(p);
+	if ((w & 0x1f) != UST_EV_EXTENDED) {
+		ts = w >> 5;
+		if (ts < (*clock & TS_MASK))
+			*clock += 1ull << UST_EV_TS_BITS;
+		*clock = (*clock & ~TS_MASK) | ts;
+		*id = w & 0x1f;
+		*size = UST_EV_COMPACT_SIZE;
+		return 0;
+	}
+	if (avail < UST_EV_EXTENDED_SIZE)
+		return walk_fail(res, off, "extended record header truncated");
+	if (p[0] != UST_EV_EXTENDED)
+		return walk_fail(res, off, "extended header padding bits set (0x%02x)", p[0]);
+	ts = get_le64(p + 5);
+	if (ts < *clock)
+		return walk_fail(res, off, "timestamp goes backwards (%llu after %llu)",
+				 (unsigned long long)ts, (unsigned long long)*clock);
+	*clock = ts;
+	*id = get_le32(p + 1);
+	*size = UST_EV_EXTENDED_SIZE;
+	return 0;
+}
+
+/* Walk the record at `off`: fill `rec`, including its size. */
+static int walk_record(const uint8_t *pkt, const struct pkt_bounds *b,
+		       size_t off, const struct ust_layout_table *table,
+		       uint64_t *clock, struct ust_record_view *rec,
+		       size_t *size, struct ust_walk_result *res)
+{
+	size_t hdr = 0, avail = b->content - off;
+	const char *layout;
+	ssize_t payload;
+
+	if (decode_event_header(pkt, off, avail, clock, &rec->id, &hdr, res))
+		return -EINVAL;
+	if (*clock > b->ts_end)
+		return walk_fail(res, off, "timestamp %llu after timestamp_end %llu",
+				 (unsigned long long)*clock,
+				 (unsigned long long)b->ts_end);
+	if (!table || rec->id >= table->nr || !table->layouts[rec->id])
+		return walk_fail(res, off, "unknown event id %u", rec->id);
+	layout = table->layouts[rec->id];
+	if (avail - hdr < UST_EV_CONTEXT_SIZE)
+		return walk_fail(res, off, "record context truncated");
+	rec->vtid = (int32_t)get_le32(pkt + off + hdr);
+	hdr += UST_EV_CONTEXT_SIZE;
+	payload = ust_layout_payload_size(layout, pkt + off + hdr, avail - hdr);
+	if (payload < 0)
+		return walk_fail(res, off, "payload of event id %u runs past the content",
+				 rec->id);
+	rec->timestamp = *clock;
+	rec->payload = pkt + off + hdr;
+	rec->payload_size = (size_t)payload;
+	rec->offset = off;
+	*size = hdr + (size_t)payload;
+	return 0;
+}
+
+int ust_packet_walk(const uint8_t *pkt, size_t len, const uint8_t uuid[16],
+		    uint32_t stream_id, const struct ust_layout_table *table,
+		    ust_record_cb cb, void *arg, struct ust_walk_result *res)
+{
+	struct ust_record_view rec;
+	struct pkt_bounds b = { 0, 0, 0 };
+	uint64_t clock;
+	size_t off, size = 0;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	ret = check_header(pkt, len, uuid, stream_id, &b, res);
+	if (ret)
+		return ret;
+	/* The reader clock starts at timestamp_begin in every packet. */
+	clock = b.ts_begin;
+	for (off = HDR_SIZE; off < b.content; off += size) {
+		ret = walk_record(pkt, &b, off, table, &clock, &rec, &size, res);
+		if (ret)
+			return ret;
+		res->nr_records++;
+		res->last_timestamp = clock;
+		if (cb) {
+			ret = cb(&rec, arg);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}

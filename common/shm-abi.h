@@ -44,6 +44,7 @@
 #ifndef UST_SHM_ABI_H
 #define UST_SHM_ABI_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define UST_SHM_MAGIC		0x31545355u	/* "UST1" little endian */
@@ -55,6 +56,11 @@
 #define UST_MAX_CPUS		4096u
 #define UST_SUBBUF_MIN		4096u
 #define UST_SUBBUF_MAX		(1u << 30)
+#define UST_SUBBUF_COUNT_MIN	2u
+#define UST_SUBBUF_COUNT_MAX	(1u << 16)
+#define UST_READ_TIMER_MIN_US	100u		/* consumer period bounds */
+#define UST_READ_TIMER_MAX_US	10000000u
+#define UST_MAX_PATTERNS	64u		/* UST_TRACE / -e patterns */
 
 enum ust_mode {
 	UST_MODE_DISCARD = 0,	/* full buffer: refuse and count the record */
@@ -200,5 +206,32 @@ struct ust_packet_close {
 #define UST_EV_COMPACT_SIZE	4u
 #define UST_EV_EXTENDED_SIZE	13u
 #define UST_EV_CONTEXT_SIZE	4u
+#define UST_EV_HEADER_MAX	(UST_EV_EXTENDED_SIZE + UST_EV_CONTEXT_SIZE)
+
+/*
+ * Encode the event header and context of a record with event `id` and
+ * timestamp `ts`, the previous record (or packet start) being at
+ * `last_ts`, into `h` (UST_EV_HEADER_MAX bytes).  Returns the size used.
+ */
+static inline size_t ust_ev_header_encode(uint8_t *h, uint32_t id, uint64_t ts,
+					  uint64_t last_ts, int32_t vtid)
+{
+	size_t n;
+
+	if (id <= UST_EV_COMPACT_ID_MAX &&
+	    ts - last_ts < (1ull << UST_EV_TS_BITS)) {
+		uint32_t word = id | (uint32_t)(ts << 5);
+
+		__builtin_memcpy(h, &word, 4);
+		n = UST_EV_COMPACT_SIZE;
+	} else {
+		h[0] = UST_EV_EXTENDED;
+		__builtin_memcpy(h + 1, &id, 4);
+		__builtin_memcpy(h + 5, &ts, 8);
+		n = UST_EV_EXTENDED_SIZE;
+	}
+	__builtin_memcpy(h + n, &vtid, 4);
+	return n + UST_EV_CONTEXT_SIZE;
+}
 
 #endif /* UST_SHM_ABI_H */

@@ -1,4 +1,317 @@
-int main(void)
+/*
+ * main.c - ust-consumerd: drain one traced process's buffers to a CTF trace.
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * libust starts one consumer per traced process and passes it the
+ * shared memory and a pidfd of the process.  The consumer detaches at
+ * once (so it is never the traced program's child), then wakes every
+ * --read-timer microseconds to drain whatever was committed.  When the
+ * process ends, however it ends, or on SIGTERM, it drains and flushes
+ * every buffer, writes its summary and exits.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <popt.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/pidfd.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "consumer.h"
+
+#define READ_TIMER_DEFAULT	1000L		/* us */
+#define READ_TIMER_MAX		60000000L	/* one minute */
+
+struct options {
+	int shm_fd;
+	int pid_fd;
+	int pid;
+	char *output;
+	long read_timer;
+	char *clock;
+	char *summary_dir;
+	int foreground;
+	struct ust_clock session_clock;
+};
+
+static volatile sig_atomic_t term_requested;
+static sigjmp_buf bus_env;
+static volatile sig_atomic_t bus_armed;
+
+static void on_sigterm(int sig)
 {
+	(void)sig;
+	term_requested = 1;
+}
+
+/*
+ * A shared memory file shrunk under us faults our next read of it.
+ * While reading it (bus_armed), jump back out and stop using it.
+ */
+static void on_sigbus(int sig)
+{
+	if (bus_armed)
+		siglongjmp(bus_env, 1);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static int usage_error(poptContext pc, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int usage_error(poptContext pc, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, CONSUMER_NAME ": ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	poptPrintUsage(pc, stderr, 0);
+	return -EINVAL;
+}
+
+static int options_check(poptContext pc, struct options *o)
+{
+	if (o->shm_fd < 0)
+		return usage_error(pc, "--shm-fd is required");
+	if (o->pid <= 0)
+		return usage_error(pc, "--pid is required");
+	if (!o->output)
+		return usage_error(pc, "--output is required");
+	if (o->read_timer < 1 || o->read_timer > READ_TIMER_MAX)
+		return usage_error(pc, "--read-timer must be 1..60000000 microseconds");
+	if (o->clock && ust_clock_parse(o->clock, &o->session_clock))
+		return usage_error(pc, "invalid --clock '%s' (expected KIND:FREQ:OFFSET_S:OFFSET:UUID)",
+				   o->clock);
 	return 0;
+}
+
+static int options_parse(int argc, const char **argv, struct options *o)
+{
+	struct poptOption table[] = {
+		{ "shm-fd", 0, POPT_ARG_INT, &o->shm_fd, 0,
+		  "shared memory of the traced process", "N" },
+		{ "pid-fd", 0, POPT_ARG_INT, &o->pid_fd, 0,
+		  "pidfd of the traced process (default: opened from --pid)", "N" },
+		{ "pid", 0, POPT_ARG_INT, &o->pid, 0, "the traced process", "PID" },
+		{ "output", 0, POPT_ARG_STRING, &o->output, 0,
+		  "directory that receives the trace directory", "DIR" },
+		{ "read-timer", 0, POPT_ARG_LONG, &o->read_timer, 0,
+		  "drain period in microseconds (default 1000)", "USEC" },
+		{ "clock", 0, POPT_ARG_STRING, &o->clock, 0,
+		  "session clock from `ust record`", "SPEC" },
+		{ "summary-dir", 0, POPT_ARG_STRING, &o->summary_dir, 0,
+		  "write <pid>.summary there at exit", "DIR" },
+		{ "foreground", 0, POPT_ARG_NONE, &o->foreground, 0,
+		  "do not detach", NULL },
+		POPT_AUTOHELP
+		POPT_TABLEEND
+	};
+	poptContext pc;
+	int rc, ret = 0;
+
+	memset(o, 0, sizeof(*o));
+	o->shm_fd = -1;
+	o->pid_fd = -1;
+	o->read_timer = READ_TIMER_DEFAULT;
+	pc = poptGetContext(CONSUMER_NAME, argc, argv, table, 0);
+	while ((rc = poptGetNextOpt(pc)) > 0)
+		;
+	if (rc < -1)
+		ret = usage_error(pc, "%s", poptStrerror(rc));
+	else if (poptPeekArg(pc))
+		ret = usage_error(pc, "unexpected argument '%s'", poptPeekArg(pc));
+	else
+		ret = options_check(pc, o);
+	poptFreeContext(pc);
+	return ret;
+}
+
+/* Leave the traced program's process tree: the parent exits at once. */
+static void detach(void)
+{
+	pid_t pid = fork();
+
+	if (pid < 0) {
+		perror(CONSUMER_NAME ": fork");
+		exit(EXIT_FAILURE);
+	}
+	if (pid > 0)
+		_exit(EXIT_SUCCESS);	/* reaped by libust */
+	setsid();
+}
+
+/* SIGTERM stays blocked except inside ppoll(), which gets `runmask`. */
+static void signals_setup(sigset_t *runmask)
+{
+	struct sigaction sa;
+	sigset_t block;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = SIG_IGN;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGPIPE, &sa, NULL);
+	sa.sa_handler = on_sigterm;
+	sigaction(SIGTERM, &sa, NULL);
+	sa.sa_handler = on_sigbus;
+	sa.sa_flags = SA_NODEFER;
+	sigaction(SIGBUS, &sa, NULL);
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, runmask);
+	sigdelset(runmask, SIGTERM);
+}
+
+static int open_pidfd(const struct options *o)
+{
+	int fd = o->pid_fd;
+
+	if (fd < 0)
+		fd = pidfd_open(o->pid, 0);
+	else if (fcntl(fd, F_GETFD) < 0)
+		fd = -1;
+	if (fd < 0)
+		fprintf(stderr, CONSUMER_NAME ": cannot watch process %d: %s\n",
+			o->pid, strerror(errno));
+	return fd;
+}
+
+static int clock_setup(struct consumer *c, const struct options *o)
+{
+	int ret;
+
+	if (o->clock && o->session_clock.kind == c->shm.clock_kind) {
+		c->clock = o->session_clock;
+		return 0;
+	}
+	if (o->clock)
+		fprintf(stderr, CONSUMER_NAME ": --clock is not the process's clock kind; measuring\n");
+	ret = ust_clock_measure(c->shm.clock_kind, &c->clock);
+	if (ret)
+		fprintf(stderr, CONSUMER_NAME ": cannot measure the clock: %s\n",
+			strerror(-ret));
+	return ret;
+}
+
+/* Everything before the first drain.  Returns 0 or a negative errno. */
+static int consumer_start(struct consumer *c, const struct options *o)
+{
+	char err[160];
+	int ret;
+
+	c->out_fd = -1;
+	c->meta_fd = -1;
+	ret = shm_map_open(&c->shm, o->shm_fd, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, CONSUMER_NAME ": shared memory rejected: %s\n", err);
+		snprintf(c->error, sizeof(c->error), "shared memory rejected: %s", err);
+		return ret;
+	}
+	if (c->shm.pid != o->pid)
+		fprintf(stderr, CONSUMER_NAME ": shared memory names pid %d, not %d\n",
+			c->shm.pid, o->pid);
+	ret = clock_setup(c, o);
+	if (!ret)
+		ret = output_create_trace_dir(c, o->output, c->shm.procname, o->pid);
+	if (!ret)
+		ret = metadata_write_header(c, o->pid);
+	if (!ret)
+		ret = streams_init(c);
+	if (ret && !c->error[0])
+		snprintf(c->error, sizeof(c->error), "consumer could not start: %s",
+			 strerror(-ret));
+	return ret;
+}
+
+/*
+ * drain_all() with shared memory faults turned into a clean stop.  The
+ * signal mask need not be saved (no syscall per tick): SIGBUS runs with
+ * SA_NODEFER, so the handler leaves the mask as it found it.
+ */
+static bool drain_guarded(struct consumer *c, bool final)
+{
+	if (sigsetjmp(bus_env, 0)) {
+		bus_armed = 0;
+		fprintf(stderr, CONSUMER_NAME ": shared memory became unreadable; trace ends here\n");
+		if (!c->error[0])
+			snprintf(c->error, sizeof(c->error), "shared memory became unreadable");
+		return false;
+	}
+	bus_armed = 1;
+	drain_all(c, final);
+	bus_armed = 0;
+	return true;
+}
+
+/* Drain every tick until the process ends or SIGTERM; then flush. */
+static void consumer_run(struct consumer *c, const struct options *o, int pidfd,
+			 const sigset_t *runmask)
+{
+	struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
+	struct timespec tick = {
+		.tv_sec = o->read_timer / 1000000,
+		.tv_nsec = (o->read_timer % 1000000) * 1000,
+	};
+	int n;
+
+	while (!term_requested) {
+		n = ppoll(&pfd, 1, &tick, runmask);
+		if (n < 0 && errno != EINTR) {
+			perror(CONSUMER_NAME ": ppoll");
+			break;
+		}
+		if (n > 0)
+			break;		/* the process is gone (or the pidfd is bad) */
+		if (!drain_guarded(c, false))
+			return;
+	}
+	drain_guarded(c, true);
+}
+
+int main(int argc, const char **argv)
+{
+	struct consumer c;
+	struct options o;
+	sigset_t runmask;
+	int pidfd, sumfd = -1, ret;
+
+	if (options_parse(argc, argv, &o))
+		return 2;
+	if (!o.foreground)
+		detach();
+	signals_setup(&runmask);
+	memset(&c, 0, sizeof(c));
+	if (o.summary_dir) {
+		sumfd = open(o.summary_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (sumfd < 0)
+			fprintf(stderr, CONSUMER_NAME ": cannot open summary directory '%s': %s\n",
+				o.summary_dir, strerror(errno));
+	}
+	pidfd = open_pidfd(&o);
+	if (pidfd < 0) {
+		snprintf(c.error, sizeof(c.error), "cannot watch process %d", o.pid);
+		ret = -ESRCH;
+	} else {
+		ret = consumer_start(&c, &o);
+	}
+	if (!ret) {
+		/* Paths were resolved at start: do not pin the cwd's mount. */
+		if (chdir("/"))
+			perror(CONSUMER_NAME ": chdir /");
+		consumer_run(&c, &o, pidfd, &runmask);
+	}
+	if (sumfd >= 0)
+		summary_write(&c, sumfd, o.pid);
+	return ret ? EXIT_FAILURE : EXIT_SUCCESS;
 }

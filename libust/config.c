@@ -74,7 +74,8 @@ static uint32_t load_read_timer(void)
 
 	if (!v || !*v)
 		return UST_DEFAULT_READ_TIMER_US;
-	if (ust_parse_u64(v, &n) || n < 100 || n > 10000000) {
+	if (ust_parse_u64(v, &n) || n < UST_READ_TIMER_MIN_US ||
+	    n > UST_READ_TIMER_MAX_US) {
 		warn_bad("UST_READ_TIMER_US", v,
 			 "must be from 100 to 10000000 microseconds");
 		return UST_DEFAULT_READ_TIMER_US;
@@ -130,7 +131,8 @@ int ust_config_load(struct ust_config *cfg)
 	cfg->mode = load_mode();
 	cfg->subbuf_size = load_pow2("UST_SUBBUF_SIZE", UST_SUBBUF_MIN,
 				     UST_SUBBUF_MAX, UST_DEFAULT_SUBBUF_SIZE, 1);
-	cfg->subbuf_count = load_pow2("UST_SUBBUF_COUNT", 2, 1u << 16,
+	cfg->subbuf_count = load_pow2("UST_SUBBUF_COUNT", UST_SUBBUF_COUNT_MIN,
+				      UST_SUBBUF_COUNT_MAX,
 				      UST_DEFAULT_SUBBUF_COUNT, 0);
 	cfg->read_timer_us = load_read_timer();
 	cfg->clock_kind = load_clock(cfg);

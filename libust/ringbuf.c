@@ -197,28 +197,6 @@ static int buffer_switch(const struct ust_session *s,
 	return 0;
 }
 
-/* Build the event header and context; returns their size. */
-static inline size_t build_header(uint8_t *h, uint32_t id, uint64_t ts,
-				  uint64_t last_ts, int32_t tid)
-{
-	size_t n;
-
-	if (id <= UST_EV_COMPACT_ID_MAX &&
-	    ts - last_ts < (1ull << UST_EV_TS_BITS)) {
-		uint32_t word = id | (uint32_t)(ts << 5);
-
-		memcpy(h, &word, 4);
-		n = UST_EV_COMPACT_SIZE;
-	} else {
-		h[0] = UST_EV_EXTENDED;
-		memcpy(h + 1, &id, 4);
-		memcpy(h + 5, &ts, 8);
-		n = UST_EV_EXTENDED_SIZE;
-	}
-	memcpy(h + n, &tid, 4);
-	return n + UST_EV_CONTEXT_SIZE;
-}
-
 UST_EXPORT
 void ust_event_write(struct ust_event_desc *event,
 		     const struct ust_seg *segs, unsigned int nr_segs,
@@ -228,7 +206,7 @@ void ust_event_write(struct ust_event_desc *event,
 	struct ust_session *s = __atomic_load_n(&ust_session_current,
 						__ATOMIC_ACQUIRE);
 	const struct ust_channel *ch;
-	uint8_t hdr[UST_EV_EXTENDED_SIZE + UST_EV_CONTEXT_SIZE];
+	uint8_t hdr[UST_EV_HEADER_MAX];
 	struct ust_copy_plan plan;
 	struct rseq *rs;
 	int32_t tid;
@@ -266,12 +244,17 @@ void ust_event_write(struct ust_event_desc *event,
 		ts = ust_clock_read(s->clock_kind);
 		if (__builtin_expect(ts < last, 0))
 			ts = last;	/* never let a stream go backwards */
-		plan.hdr_len = build_header(hdr, event->id, ts, last, tid);
+		plan.hdr_len = ust_ev_header_encode(hdr, event->id, ts, last, tid);
 		rec = plan.hdr_len + payload_size;
 
-		if (__builtin_expect((off & (ch->subbuf_size - 1)) + rec >
+		/*
+		 * A record must end strictly inside the sub-buffer: an offset
+		 * on a boundary would let the next record start a packet
+		 * without its header, and leave this one unclosed.
+		 */
+		if (__builtin_expect((off & (ch->subbuf_size - 1)) + rec >=
 				     ch->subbuf_size, 0)) {
-			if (rec + sizeof(struct ust_packet_header) >
+			if (rec + sizeof(struct ust_packet_header) >=
 			    ch->subbuf_size) {
 				count_lost(&buf->lost_big);
 				return;

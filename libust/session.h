@@ -25,7 +25,6 @@
 #define UST_DEFAULT_SUBBUF_COUNT	4u
 #define UST_DEFAULT_READ_TIMER_US	1000u
 #define UST_META_SIZE			(256u << 10)
-#define UST_MAX_PATTERNS		64
 
 #define UST_HIDDEN __attribute__((visibility("hidden")))
 #define UST_EXPORT __attribute__((visibility("default")))

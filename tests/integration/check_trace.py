@@ -13,6 +13,11 @@
 #                           nothing was discarded
 #     --accounting N        events on disk + events discarded == N, exactly
 #     --progress FILE T     each thread's events 0..progress[t]-1 are all there
+#     --kill-accounting FILE T
+#                           after a SIGKILL at full speed: returned events
+#                           <= on disk + discarded <= returned + T (one
+#                           event in flight per thread), each thread's
+#                           events in order and none beyond its progress
 #     --handler N           stress:handler seq 0..N-1 all there, in order
 #     --values              the exact field values of stress:values
 import argparse
@@ -112,6 +117,23 @@ def check_progress(r, path, threads):
         print("thread %d: %d returned, %d in the trace" % (t, done[t], len(got)))
 
 
+def check_kill_accounting(r, path, threads):
+    with open(path, "rb") as f:
+        done = struct.unpack("<%dQ" % threads, f.read(8 * threads))
+    returned = sum(done)
+    on_disk = sum(len(v) for v in r.seqs.values())
+    for t, seqs in r.seqs.items():
+        if any(b <= a for a, b in zip(seqs, seqs[1:])):
+            fail("thread %d: events out of order" % t)
+        if seqs and seqs[-1] > done[t]:
+            fail("thread %d: event %d beyond its progress %d" % (t, seqs[-1], done[t]))
+    total = on_disk + r.discarded
+    print("returned %d, on disk %d + discarded %d = %d" %
+          (returned, on_disk, r.discarded, total))
+    if not returned <= total <= returned + threads:
+        fail("accounting: %d returned, %d on disk + discarded" % (returned, total))
+
+
 def check_values(r):
     if len(r.values) != 2:
         fail("expected 2 stress:values events, got %d" % len(r.values))
@@ -140,6 +162,7 @@ def main():
     ap.add_argument("--complete", nargs=2, type=int, metavar=("T", "N"))
     ap.add_argument("--accounting", type=int)
     ap.add_argument("--progress", nargs=2, metavar=("FILE", "T"))
+    ap.add_argument("--kill-accounting", nargs=2, metavar=("FILE", "T"))
     ap.add_argument("--handler", type=int)
     ap.add_argument("--values", action="store_true")
     a = ap.parse_args()
@@ -150,7 +173,8 @@ def main():
     if a.traces is not None and len(dirs) != a.traces:
         fail("%d trace directories, want %d: %s" % (len(dirs), a.traces, dirs))
     for d in dirs:
-        babeltrace_clean(d, a.accounting is not None)
+        babeltrace_clean(d, a.accounting is not None or
+                         a.kill_accounting is not None)
         r = Reading(d)
         print("%s: %d events, %d discarded, %d packets discarded, %s" %
               (os.path.basename(d), r.count, r.discarded,
@@ -162,6 +186,9 @@ def main():
                  (r.count, r.discarded, a.accounting))
         if a.progress:
             check_progress(r, a.progress[0], int(a.progress[1]))
+        if a.kill_accounting:
+            check_kill_accounting(r, a.kill_accounting[0],
+                                  int(a.kill_accounting[1]))
         if a.handler is not None and r.handler != list(range(a.handler)):
             fail("handler events: %d, want 0..%d" % (len(r.handler), a.handler - 1))
         if a.values:

@@ -5,17 +5,17 @@
 
 [ "$(id -u)" = 0 ] || skip "needs root to mount a small tmpfs"
 mkdir "$WORK/disk"
-mount -t tmpfs -o size=512k tmpfs "$WORK/disk" 2>/dev/null ||
+mount -t tmpfs -o size=96k tmpfs "$WORK/disk" 2>/dev/null ||
 	skip "cannot mount a tmpfs here"
 cleanup() { umount "$WORK/disk" 2>/dev/null; rm -rf "$WORK"; }
 
 status=0
 "$UST" record -o "$WORK/disk" --subbuf-size 64k --subbuf-count 4 -- \
-	"$STRESS" -t 1 -n 400000 >"$WORK/out" 2>"$WORK/err" || status=$?
+	"$STRESS" -t 1 -n 400000 -r 2000 >"$WORK/out" 2>"$WORK/err" || status=$?
 [ $status -eq 0 ] || fail "exit status $status: $(cat "$WORK/err")"
 grep -q "attempted=400000" "$WORK/out" || fail "program did not finish"
 grep -q "No space left on device" "$WORK/err" ||
 	fail "no disk-full message: $(cat "$WORK/err")"
-$CHECK "$WORK/disk" --traces 1 --accounting 0 >/dev/null 2>&1 && true
+# Whole packets only: babeltrace2 reads what was written, with no error.
 babeltrace2 "$WORK/disk" >/dev/null 2>"$WORK/bt" ||
 	fail "trace unreadable after a full disk: $(cat "$WORK/bt")"

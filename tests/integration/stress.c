@@ -12,11 +12,11 @@
  *   -p  FILE: after each trace call returns, store the thread's sequence
  *       number in FILE (shared mapping, one uint64 per thread), so a test
  *       that SIGKILLs us knows which events had been recorded
+ *   -r  RATE: at most RATE events per millisecond per thread
  *   -g  a 20 kHz timer signal whose handler records stress:handler
  *   -v  record one stress:values event with extreme values and exit
  * At exit it prints "attempted=N handler=M" on stdout.
  */
-#define _GNU_SOURCE
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 
 #include "stress_tp.h"
@@ -35,15 +36,35 @@
 static unsigned int nr_threads = 1;
 static uint64_t nr_events = 1000;
 static int with_text, forever, with_signal;
+static uint64_t rate_per_ms;
 static volatile uint64_t *progress;
 static volatile uint64_t handler_events;
+
+static uint64_t now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000 + (uint64_t)ts.tv_nsec / 1000;
+}
+
+/* With -r, sleep while this thread is ahead of its rate. */
+static void throttle(uint64_t done, uint64_t start_us)
+{
+	struct timespec pause = { 0, 100000 };
+
+	while (rate_per_ms && done * 1000 / rate_per_ms > now_us() - start_us)
+		nanosleep(&pause, NULL);
+}
 
 static void *worker(void *arg)
 {
 	uint32_t t = (uint32_t)(uintptr_t)arg;
-	uint64_t i;
+	uint64_t i, start = now_us();
 
 	for (i = 0; forever || i < nr_events; i++) {
+		if (i % 256 == 0)
+			throttle(i, start);
 		if (with_text && i % 8 == 0)
 			trace_stress_text(t, i, "a text payload");
 		else
@@ -131,7 +152,7 @@ int main(int argc, char **argv)
 	int opt, do_fork = 0;
 	pid_t child = -1;
 
-	while ((opt = getopt(argc, argv, "t:n:sfkp:gv")) != -1) {
+	while ((opt = getopt(argc, argv, "t:n:sfkp:r:gv")) != -1) {
 		switch (opt) {
 		case 't': nr_threads = (unsigned int)atoi(optarg); break;
 		case 'n': nr_events = strtoull(optarg, NULL, 10); break;
@@ -139,10 +160,11 @@ int main(int argc, char **argv)
 		case 'f': do_fork = 1; break;
 		case 'k': forever = 1; break;
 		case 'p': map_progress(optarg); break;
+		case 'r': rate_per_ms = strtoull(optarg, NULL, 10); break;
 		case 'g': with_signal = 1; break;
 		case 'v': record_values(); return 0;
 		default:
-			fprintf(stderr, "usage: stress [-t N] [-n N] [-sfkgv] [-p FILE]\n");
+			fprintf(stderr, "usage: stress [-t N] [-n N] [-sfkgv] [-p FILE] [-r RATE]\n");
 			return 2;
 		}
 	}

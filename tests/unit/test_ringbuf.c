@@ -426,6 +426,51 @@ START_TEST(test_too_big)
 }
 END_TEST
 
+/*
+ * A record that would end exactly on the sub-buffer boundary goes to the
+ * next packet: the offset never sits on a boundary, where the next record
+ * would start a packet without its header.
+ */
+START_TEST(test_exact_fit)
+{
+	struct readback rb = { 0 };
+	struct ust_packet_header *p0;
+	struct ust_channel *ch;
+	char *s = malloc(4096);
+
+	pin_to_cpu(0);
+	session_start(UST_MODE_DISCARD, 4096, 4);
+	ch = &session->chan[0];
+	memset(s, 'y', 4095);
+	write_u32(0, 1);				/* offset 84 + 12 = 96 */
+	/* 4 + 4 + 4 + 3987 + 1 = 4000 would end exactly at 4096. */
+	s[3987] = '\0';
+	write_str(2, s);
+	p0 = (struct ust_packet_header *)ch->data;
+	ck_assert_uint_eq(p0->content_size, 96 * 8);
+	ck_assert_uint_eq(ch->bufs[0].commit.offset, 4096 + 84 + 4000);
+	/* The largest record that fits a packet leaves one byte spare. */
+	s[3987] = 'y';
+	s[3998] = '\0';
+	write_str(3, s);
+	ck_assert_uint_eq(ch->bufs[0].commit.offset, 2 * 4096 + 4095);
+	/* One byte more can never fit. */
+	s[3998] = 'y';
+	s[3999] = '\0';
+	write_str(4, s);
+	ck_assert_uint_eq(ch->bufs[0].lost_big, 1);
+	read_buffer(&rb, 0, 0);
+	ck_assert_uint_eq(rb.nr, 3);
+	ck_assert_uint_eq(rb.recs[0].v, 1);
+	ck_assert_uint_eq(rb.recs[1].v, 2);
+	ck_assert_uint_eq(rb.recs[2].v, 3);
+	ck_assert_uint_eq(strlen(rb.recs[2].s), 63);
+	free(rb.recs);
+	free(s);
+	session_stop();
+}
+END_TEST
+
 /* Ids above 30, and gaps above 2^27 ticks, take the extended header. */
 START_TEST(test_extended_header)
 {
@@ -609,6 +654,7 @@ static Suite *ringbuf_suite(void)
 	tcase_add_test(core, test_wrap_with_consumer);
 	tcase_add_test(core, test_overwrite);
 	tcase_add_test(core, test_too_big);
+	tcase_add_test(core, test_exact_fit);
 	tcase_add_test(core, test_extended_header);
 	tcase_set_timeout(core, 30);
 	suite_add_tcase(s, core);

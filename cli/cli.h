@@ -1,0 +1,38 @@
+/*
+ * cli.h - what the `ust` subcommands share: the command table entry and
+ * the one error format.
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Every message starts with the command ("ust record: ...") and says what
+ * went wrong first, lowercase, without a final period.
+ */
+#ifndef UST_CLI_H
+#define UST_CLI_H
+
+#include <stdio.h>
+
+/* Exit statuses shared by every command. */
+#define UST_EXIT_FAILURE	1	/* the command could not do its job */
+#define UST_EXIT_USAGE		2	/* bad command line */
+
+struct ust_command {
+	const char *name;	/* as typed after `ust` */
+	const char *summary;	/* one line for `ust --help` */
+	/*
+	 * Runs the command; argv[0] is the command name and argv[argc] is
+	 * NULL.  Returns the exit status of `ust`.
+	 */
+	int (*run)(int argc, const char **argv);
+	/* Writes the full help, for `ust CMD --help` and `ust help CMD`. */
+	void (*help)(FILE *out);
+};
+
+extern const struct ust_command ust_record_command;
+
+/* Prefix of every message: "ust", then "ust record" once dispatched. */
+extern const char *ust_prog;
+
+void ust_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif /* UST_CLI_H */

@@ -1,0 +1,479 @@
+/*
+ * record.c - `ust record`: run a command with tracing on and report the
+ * traces it wrote.
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * `ust record` does no tracing itself.  It checks the options, prepares
+ * the output directory, hands the settings to CMD in the UST_*
+ * environment variables that libust reads at start, runs CMD as a child
+ * subreaper (supervise.c), and prints the summaries that the consumers
+ * left in a hidden directory (summary.c).  doc/ust-record.md has the
+ * user's view.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <popt.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "clock.h"
+#include "cli.h"
+#include "outdir.h"
+#include "parse.h"
+#include "summary.h"
+#include "supervise.h"
+
+#define RECORD_USAGE		"[OPTION...] -- CMD [ARGS]"
+/* How long CMD's consumers get to finish after CMD exits. */
+#define RECORD_CONSUMER_TIMEOUT_S 60
+/* Exit statuses for a CMD that cannot be started, as shells use them. */
+#define EXIT_CANNOT_EXEC	126
+#define EXIT_NOT_FOUND		127
+
+enum record_opt {
+	OPT_OUTPUT = 1,
+	OPT_EVENT,
+	OPT_OVERWRITE,
+	OPT_SUBBUF_SIZE,
+	OPT_SUBBUF_COUNT,
+	OPT_READ_TIMER,
+	OPT_HELP,
+};
+
+static const struct poptOption record_options[] = {
+	{ "output", 'o', POPT_ARG_STRING, NULL, OPT_OUTPUT,
+	  "write traces under DIR "
+	  "(default: $UST_OUTPUT, else " UST_DEFAULT_OUTPUT ")", "DIR" },
+	{ "event", 'e', POPT_ARG_STRING, NULL, OPT_EVENT,
+	  "trace the events matching PATTERN, a glob on 'facility:event'; "
+	  "a leading '-' excludes; repeat for more "
+	  "(default: '*', every event)", "PATTERN" },
+	{ "overwrite", '\0', POPT_ARG_NONE, NULL, OPT_OVERWRITE,
+	  "flight recorder: when the buffers are full, overwrite the oldest "
+	  "events instead of dropping new ones", NULL },
+	{ "subbuf-size", '\0', POPT_ARG_STRING, NULL, OPT_SUBBUF_SIZE,
+	  "bytes per sub-buffer (one packet): a power of two from 4096 "
+	  "to 1G; k, M and G suffixes allowed", "SIZE" },
+	{ "subbuf-count", '\0', POPT_ARG_STRING, NULL, OPT_SUBBUF_COUNT,
+	  "sub-buffers per CPU buffer: a power of two from 2 to 65536", "N" },
+	{ "read-timer", '\0', POPT_ARG_STRING, NULL, OPT_READ_TIMER,
+	  "how often the consumer reads the buffers, in microseconds, "
+	  "from 100 to 10000000", "USEC" },
+	{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP,
+	  "show this help", NULL },
+	POPT_TABLEEND
+};
+
+/* What the command line asked for; a zero number means "not given". */
+struct record_opts {
+	char *output;		/* -o, NULL when not given */
+	char *trace;		/* -e patterns joined with ',' */
+	unsigned int nr_patterns;
+	bool overwrite;
+	uint64_t subbuf_size;
+	uint64_t subbuf_count;
+	uint64_t read_timer_us;
+	char **cmd;		/* CMD and its arguments, NULL-terminated */
+};
+
+static void record_help(FILE *out)
+{
+	const char *argv[] = { "ust record", NULL };
+	poptContext ctx;
+
+	ctx = poptGetContext("ust", 1, argv, record_options, 0);
+	poptSetOtherOptionHelp(ctx, RECORD_USAGE);
+	poptPrintHelp(ctx, out, 0);
+	poptFreeContext(ctx);
+	fputs("\n"
+"Run CMD with tracing on, wait for it and for the consumers that write its\n"
+"trace, then print what was written.  Each traced process writes a CTF trace\n"
+"DIR/<process>-<pid>-<date>-<time>; read them with 'babeltrace2 DIR'.\n"
+"\n"
+"CMD gets the settings in UST_TRACE, UST_OUTPUT, UST_MODE, UST_SUBBUF_SIZE,\n"
+"UST_SUBBUF_COUNT, UST_READ_TIMER_US and UST_SESSION_CLOCK; a program that\n"
+"links libust (or preloads it) reads them when it starts.\n"
+"\n"
+"Exit status: CMD's; 128+N when CMD was killed by signal N; 126 or 127 when\n"
+"CMD cannot be run; 1 when the output directory is not writable; 2 for a\n"
+"bad command line.\n", out);
+}
+
+/* Append one -e pattern to the comma-separated list. */
+static int add_pattern(struct record_opts *o, const char *pattern)
+{
+	char *list;
+
+	if (!*pattern) {
+		ust_error("invalid --event '': empty pattern");
+		return -1;
+	}
+	if (strchr(pattern, ',')) {
+		ust_error("invalid --event '%s': one pattern per -e, without ','",
+			  pattern);
+		return -1;
+	}
+	if (++o->nr_patterns > UST_MAX_PATTERNS) {
+		ust_error("too many --event patterns: at most %u", UST_MAX_PATTERNS);
+		return -1;
+	}
+	if (!o->trace)
+		list = strdup(pattern);
+	else if (asprintf(&list, "%s,%s", o->trace, pattern) < 0)
+		list = NULL;
+	if (!list) {
+		ust_error("out of memory");
+		return -1;
+	}
+	free(o->trace);
+	o->trace = list;
+	return 0;
+}
+
+static int check_subbuf_size(const char *arg, uint64_t *out)
+{
+	uint64_t v;
+	int ret;
+
+	ret = ust_parse_size(arg, &v);
+	if (!ret && v > UST_SUBBUF_MAX) {
+		ust_error("invalid --subbuf-size '%s': must be at most 1G", arg);
+		return -1;
+	}
+	if (ret || !ust_is_pow2(v) || v < UST_SUBBUF_MIN) {
+		ust_error("invalid --subbuf-size '%s': must be a power of two >= %u",
+			  arg, UST_SUBBUF_MIN);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int check_subbuf_count(const char *arg, uint64_t *out)
+{
+	uint64_t v;
+	int ret;
+
+	ret = ust_parse_u64(arg, &v);
+	if (!ret && v > UST_SUBBUF_COUNT_MAX) {
+		ust_error("invalid --subbuf-count '%s': must be at most %u",
+			  arg, UST_SUBBUF_COUNT_MAX);
+		return -1;
+	}
+	if (ret || !ust_is_pow2(v) || v < 2) {
+		ust_error("invalid --subbuf-count '%s': must be a power of two >= 2",
+			  arg);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int check_read_timer(const char *arg, uint64_t *out)
+{
+	uint64_t v;
+
+	if (ust_parse_u64(arg, &v) || v < UST_READ_TIMER_MIN_US ||
+	    v > UST_READ_TIMER_MAX_US) {
+		ust_error("invalid --read-timer '%s': must be from %u to %u microseconds",
+			  arg, UST_READ_TIMER_MIN_US, UST_READ_TIMER_MAX_US);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static int check_output(struct record_opts *o, const char *arg)
+{
+	if (!*arg) {
+		ust_error("invalid --output '': empty path");
+		return -1;
+	}
+	free(o->output);
+	o->output = strdup(arg);
+	if (!o->output) {
+		ust_error("out of memory");
+		return -1;
+	}
+	return 0;
+}
+
+/* Apply option `opt` with argument `arg`.  Returns 0 or -1 (reported). */
+static int apply_option(struct record_opts *o, int opt, const char *arg)
+{
+	switch (opt) {
+	case OPT_OUTPUT:
+		return check_output(o, arg);
+	case OPT_EVENT:
+		return add_pattern(o, arg);
+	case OPT_OVERWRITE:
+		o->overwrite = true;
+		return 0;
+	case OPT_SUBBUF_SIZE:
+		return check_subbuf_size(arg, &o->subbuf_size);
+	case OPT_SUBBUF_COUNT:
+		return check_subbuf_count(arg, &o->subbuf_count);
+	case OPT_READ_TIMER:
+		return check_read_timer(arg, &o->read_timer_us);
+	default:
+		return -1;
+	}
+}
+
+/* Copy CMD and its arguments out of the popt context. */
+static int take_cmd(struct record_opts *o, const char **args)
+{
+	size_t i, n = 0;
+
+	while (args && args[n])
+		n++;
+	if (!n) {
+		ust_error("missing command to trace (usage: ust record [OPTIONS] -- CMD [ARGS])");
+		return -1;
+	}
+	o->cmd = calloc(n + 1, sizeof(*o->cmd));
+	if (!o->cmd)
+		goto oom;
+	for (i = 0; i < n; i++) {
+		o->cmd[i] = strdup(args[i]);
+		if (!o->cmd[i])
+			goto oom;
+	}
+	return 0;
+oom:
+	ust_error("out of memory");
+	return -1;
+}
+
+enum parse_result { PARSE_OK, PARSE_HELP, PARSE_ERROR };
+
+/*
+ * Parse the command line.  Options end at "--" or at the first word that
+ * is not an option (POSIXMEHARDER), so CMD's own options stay CMD's.
+ */
+static enum parse_result record_parse(int argc, const char **argv,
+				      struct record_opts *o)
+{
+	enum parse_result res = PARSE_OK;
+	poptContext ctx;
+	char *arg;
+	int rc = -1;
+
+	ctx = poptGetContext("ust", argc, argv, record_options,
+			     POPT_CONTEXT_POSIXMEHARDER);
+	while (res == PARSE_OK && (rc = poptGetNextOpt(ctx)) > 0) {
+		if (rc == OPT_HELP) {
+			res = PARSE_HELP;
+			break;
+		}
+		arg = poptGetOptArg(ctx);
+		if (apply_option(o, rc, arg))
+			res = PARSE_ERROR;
+		free(arg);
+	}
+	if (res == PARSE_OK && rc < -1) {
+		ust_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS),
+			  poptStrerror(rc));
+		res = PARSE_ERROR;
+	}
+	if (res == PARSE_OK && take_cmd(o, poptGetArgs(ctx)))
+		res = PARSE_ERROR;
+	poptFreeContext(ctx);
+	return res;
+}
+
+static void record_opts_release(struct record_opts *o)
+{
+	size_t i;
+
+	for (i = 0; o->cmd && o->cmd[i]; i++)
+		free(o->cmd[i]);
+	free(o->cmd);
+	free(o->trace);
+	free(o->output);
+}
+
+/* -o, else $UST_OUTPUT when set and not empty, else the default. */
+static const char *output_dir(const struct record_opts *o)
+{
+	const char *env = getenv("UST_OUTPUT");
+
+	if (o->output)
+		return o->output;
+	return env && *env ? env : UST_DEFAULT_OUTPUT;
+}
+
+/*
+ * Create the output directory if needed and check that we can write in
+ * it, before anything runs.  *abs gets its absolute path, which is what
+ * CMD sees, so that a CMD changing directory still writes there.
+ */
+static int prepare_output(const char *dir, char **abs)
+{
+	int ret;
+
+	ret = ust_outdir_prepare(dir, !strcmp(dir, UST_DEFAULT_OUTPUT));
+	if (ret) {
+		ust_error("cannot write to output directory '%s': %s", dir,
+			  strerror(-ret));
+		return -1;
+	}
+	*abs = realpath(dir, NULL);
+	if (!*abs) {
+		ust_error("cannot resolve output directory '%s': %s", dir,
+			  strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int setenv_u64(const char *name, uint64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64, v);
+	return setenv(name, buf, 1);
+}
+
+/*
+ * Measure the session clock once, so that every traced process (and, in
+ * time, the kernel trace) shares one CTF clock block.  Without it each
+ * trace measures its own offset: still readable, merged less exactly.
+ */
+static void set_session_clock(void)
+{
+	struct ust_clock clk;
+	char buf[256];
+	int ret;
+
+	ret = ust_clock_measure(ust_clock_detect_kind(), &clk);
+	if (!ret && ust_clock_format(&clk, buf, sizeof(buf)) < 0)
+		ret = -EINVAL;
+	if (!ret && setenv(UST_SESSION_CLOCK_ENV, buf, 1))
+		ret = -errno;
+	if (ret)
+		ust_error("cannot measure the session clock: %s; each trace will measure its own",
+			  strerror(-ret));
+}
+
+/*
+ * The settings for CMD.  Buffer settings not given on the command line
+ * are left as they are in our environment.
+ */
+static int set_environment(const struct record_opts *o, const char *outdir,
+			   const char *sumdir)
+{
+	if (setenv("UST_TRACE", o->trace ? o->trace : "*", 1) ||
+	    setenv("UST_OUTPUT", outdir, 1) ||
+	    setenv("UST_MODE", o->overwrite ? "overwrite" : "discard", 1) ||
+	    setenv(UST_SUMMARY_DIR_ENV, sumdir, 1) ||
+	    (o->subbuf_size &&
+	     setenv_u64("UST_SUBBUF_SIZE", o->subbuf_size)) ||
+	    (o->subbuf_count &&
+	     setenv_u64("UST_SUBBUF_COUNT", o->subbuf_count)) ||
+	    (o->read_timer_us &&
+	     setenv_u64("UST_READ_TIMER_US", o->read_timer_us))) {
+		ust_error("cannot set the environment: %s", strerror(errno));
+		return -1;
+	}
+	set_session_clock();
+	return 0;
+}
+
+/* The exit status of a shell that ran CMD. */
+static int exit_status_of(int status)
+{
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* Read and print what the consumers reported. */
+static void report(const struct record_opts *o, const char *sumdir,
+		   bool running)
+{
+	struct ust_summary sum;
+	int ret;
+
+	ret = ust_summary_read(sumdir, &sum);
+	if (ret)
+		ust_error("cannot read the trace summaries in '%s': %s",
+			  sumdir, strerror(-ret));
+	ust_summary_print(&sum, stderr, base_name(o->cmd[0]), running,
+			  !o->overwrite);
+	ust_summary_release(&sum);
+}
+
+static int record_session(const struct record_opts *o)
+{
+	char *outdir = NULL, *sumdir = NULL;
+	int ret, status, left;
+
+	if (prepare_output(output_dir(o), &outdir))
+		return UST_EXIT_FAILURE;
+	ret = ust_summary_dir_create(outdir, &sumdir);
+	if (ret) {
+		ust_error("cannot write to output directory '%s': %s",
+			  outdir, strerror(-ret));
+		ret = UST_EXIT_FAILURE;
+		goto out;
+	}
+	if (set_environment(o, outdir, sumdir)) {
+		ret = UST_EXIT_FAILURE;
+		goto remove_sumdir;
+	}
+	ret = ust_supervise(o->cmd, RECORD_CONSUMER_TIMEOUT_S, &status, &left);
+	if (ret) {
+		ust_error("cannot run '%s': %s", o->cmd[0], strerror(-ret));
+		ret = ret == -ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC;
+		goto remove_sumdir;
+	}
+	report(o, sumdir, left > 0);
+	ret = exit_status_of(status);
+remove_sumdir:
+	ust_summary_dir_remove(sumdir);
+	free(sumdir);
+out:
+	free(outdir);
+	return ret;
+}
+
+static int record_run(int argc, const char **argv)
+{
+	struct record_opts o = { 0 };
+	int ret;
+
+	switch (record_parse(argc, argv, &o)) {
+	case PARSE_HELP:
+		record_help(stdout);
+		ret = 0;
+		break;
+	case PARSE_ERROR:
+		ret = UST_EXIT_USAGE;
+		break;
+	default:
+		ret = record_session(&o);
+		break;
+	}
+	record_opts_release(&o);
+	return ret;
+}
+
+const struct ust_command ust_record_command = {
+	.name = "record",
+	.summary = "run a program with tracing on and collect its traces",
+	.run = record_run,
+	.help = record_help,
+};

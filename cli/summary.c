@@ -1,0 +1,323 @@
+/*
+ * summary.c - reading the consumers' summary files and printing what a
+ * `ust record` session wrote.
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "parse.h"
+#include "summary.h"
+
+/* Remove every entry of the open directory `dfd` (closed on return). */
+static void empty_dir(int dfd)
+{
+	struct dirent *de;
+	DIR *d;
+
+	d = fdopendir(dfd);
+	if (!d) {
+		close(dfd);
+		return;
+	}
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		unlinkat(dirfd(d), de->d_name, 0);
+	}
+	closedir(d);
+}
+
+void ust_summary_dir_remove(const char *path)
+{
+	int dfd;
+
+	dfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dfd < 0)
+		return;
+	empty_dir(dfd);
+	rmdir(path);
+}
+
+/*
+ * An earlier process with our pid may have left its directory behind.
+ * Reuse only a real directory that we own: in a shared, sticky output
+ * directory, anything else may be another user's trap.
+ */
+static int reclaim_stale(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return -errno;
+	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid())
+		return -EEXIST;
+	ust_summary_dir_remove(path);
+	return mkdir(path, 0700) ? -errno : 0;
+}
+
+int ust_summary_dir_create(const char *outdir, char **path)
+{
+	char *p;
+	int ret = 0;
+
+	if (asprintf(&p, "%s/.ust-record-%ld", outdir, (long)getpid()) < 0)
+		return -ENOMEM;
+	if (mkdir(p, 0700))
+		ret = errno == EEXIST ? reclaim_stale(p) : -errno;
+	if (ret) {
+		free(p);
+		return ret;
+	}
+	*path = p;
+	return 0;
+}
+
+/* Append `msg` to the trace's error text, "; " between messages. */
+static int add_error(struct ust_trace_summary *t, const char *msg)
+{
+	char *joined;
+
+	if (!t->error) {
+		t->error = strdup(msg);
+		return t->error ? 0 : -ENOMEM;
+	}
+	if (asprintf(&joined, "%s; %s", t->error, msg) < 0)
+		return -ENOMEM;
+	free(t->error);
+	t->error = joined;
+	return 0;
+}
+
+/* The counter that `key` names, or NULL. */
+static uint64_t *counter_of(struct ust_trace_summary *t, const char *key)
+{
+	if (!strcmp(key, "events"))
+		return &t->events;
+	if (!strcmp(key, "lost"))
+		return &t->lost;
+	if (!strcmp(key, "packets"))
+		return &t->packets;
+	if (!strcmp(key, "packets_dropped"))
+		return &t->packets_dropped;
+	if (!strcmp(key, "bytes"))
+		return &t->bytes;
+	return NULL;
+}
+
+/* Apply one "key=value" line (newline already removed). */
+static int parse_line(struct ust_trace_summary *t, char *line)
+{
+	char *value, *msg;
+	uint64_t *counter;
+	int ret;
+
+	value = strchr(line, '=');
+	if (!value)
+		return *line ? add_error(t, "malformed summary line") : 0;
+	*value++ = '\0';
+	if (!strcmp(line, "error"))
+		return add_error(t, value);
+	if (!strcmp(line, "dir")) {
+		free(t->dir);
+		t->dir = strdup(value);
+		return t->dir ? 0 : -ENOMEM;
+	}
+	counter = counter_of(t, line);
+	if (!counter || !ust_parse_u64(value, counter))
+		return 0;
+	if (asprintf(&msg, "malformed summary value '%s=%s'", line, value) < 0)
+		return -ENOMEM;
+	ret = add_error(t, msg);
+	free(msg);
+	return ret;
+}
+
+/* Read one summary file, `name` in the directory `dfd`. */
+static int read_file(int dfd, const char *name, struct ust_trace_summary *t)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	FILE *f;
+	int fd, ret = 0;
+
+	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	f = fdopen(fd, "r");
+	if (!f) {
+		close(fd);
+		return -errno;
+	}
+	while (!ret && (len = getline(&line, &cap, f)) >= 0) {
+		if (len && line[len - 1] == '\n')
+			line[len - 1] = '\0';
+		ret = parse_line(t, line);
+	}
+	free(line);
+	fclose(f);
+	if (!ret && !t->dir) {
+		t->dir = strndup(name, strlen(name) - strlen(UST_SUMMARY_SUFFIX));
+		if (!t->dir)
+			ret = -ENOMEM;
+	}
+	return ret;
+}
+
+/* "x.summary", not hidden (consumers write hidden files, then rename). */
+static bool is_summary_name(const char *name)
+{
+	size_t len = strlen(name), slen = strlen(UST_SUMMARY_SUFFIX);
+
+	return name[0] != '.' && len > slen &&
+	       !strcmp(name + len - slen, UST_SUMMARY_SUFFIX);
+}
+
+static int add_trace(struct ust_summary *sum, int dfd, const char *name)
+{
+	struct ust_trace_summary *traces;
+	int ret;
+
+	traces = realloc(sum->traces, (sum->nr + 1) * sizeof(*traces));
+	if (!traces)
+		return -ENOMEM;
+	sum->traces = traces;
+	memset(&traces[sum->nr], 0, sizeof(*traces));
+	ret = read_file(dfd, name, &traces[sum->nr]);
+	/* Kept even on error, so that release frees what was read. */
+	sum->nr++;
+	return ret;
+}
+
+static int compare_dirs(const void *a, const void *b)
+{
+	const struct ust_trace_summary *ta = a, *tb = b;
+
+	return strcmp(ta->dir ? ta->dir : "", tb->dir ? tb->dir : "");
+}
+
+int ust_summary_read(const char *path, struct ust_summary *sum)
+{
+	struct dirent *de;
+	DIR *d;
+	int ret = 0;
+
+	memset(sum, 0, sizeof(*sum));
+	d = opendir(path);
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while (!ret && (de = readdir(d))) {
+		if (is_summary_name(de->d_name))
+			ret = add_trace(sum, dirfd(d), de->d_name);
+	}
+	closedir(d);
+	if (sum->nr)
+		qsort(sum->traces, sum->nr, sizeof(*sum->traces), compare_dirs);
+	return ret;
+}
+
+void ust_summary_release(struct ust_summary *sum)
+{
+	size_t i;
+
+	for (i = 0; i < sum->nr; i++) {
+		free(sum->traces[i].dir);
+		free(sum->traces[i].error);
+	}
+	free(sum->traces);
+	memset(sum, 0, sizeof(*sum));
+}
+
+static const char *plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* "512 B", "11.9 MiB": binary units, one decimal. */
+static void format_bytes(uint64_t bytes, char *buf, size_t len)
+{
+	static const char *const units[] = { "KiB", "MiB", "GiB", "TiB" };
+	double v = (double)bytes;
+	unsigned int i = 0;
+
+	if (bytes < 1024) {
+		snprintf(buf, len, "%" PRIu64 " B", bytes);
+		return;
+	}
+	v /= 1024;
+	while (v >= 1024 && i + 1 < sizeof(units) / sizeof(units[0])) {
+		v /= 1024;
+		i++;
+	}
+	snprintf(buf, len, "%.1f %s", v, units[i]);
+}
+
+static void print_totals(const struct ust_summary *sum, FILE *out,
+			 uint64_t *lost_total)
+{
+	uint64_t events = 0, lost = 0, bytes = 0, dropped = 0;
+	char size[32];
+	size_t i;
+
+	for (i = 0; i < sum->nr; i++) {
+		events += sum->traces[i].events;
+		lost += sum->traces[i].lost;
+		bytes += sum->traces[i].bytes;
+		dropped += sum->traces[i].packets_dropped;
+	}
+	format_bytes(bytes, size, sizeof(size));
+	fprintf(out, "%s: %zu trace%s, %" PRIu64 " event%s written, %" PRIu64
+		" lost, %s", ust_prog, sum->nr, plural(sum->nr), events,
+		plural(events), lost, size);
+	if (dropped)
+		fprintf(out, ", %" PRIu64 " packet%s dropped", dropped,
+			plural(dropped));
+	fputc('\n', out);
+	*lost_total = lost;
+}
+
+static void print_trace(const struct ust_trace_summary *t, FILE *out)
+{
+	fprintf(out, "%s:   %s  (%" PRIu64 " event%s, %" PRIu64 " lost",
+		ust_prog, t->dir, t->events, plural(t->events), t->lost);
+	if (t->packets_dropped)
+		fprintf(out, ", %" PRIu64 " packet%s dropped",
+			t->packets_dropped, plural(t->packets_dropped));
+	fputs(")\n", out);
+}
+
+void ust_summary_print(const struct ust_summary *sum, FILE *out,
+		       const char *cmd, bool running, bool lost_hint)
+{
+	uint64_t lost;
+	size_t i;
+
+	if (!sum->nr && running)
+		return;
+	if (!sum->nr) {
+		fprintf(out, "%s: no trace was written (is '%s' linked with libust?)\n",
+			ust_prog, cmd);
+		return;
+	}
+	print_totals(sum, out, &lost);
+	for (i = 0; i < sum->nr; i++)
+		print_trace(&sum->traces[i], out);
+	for (i = 0; i < sum->nr; i++) {
+		if (sum->traces[i].error)
+			fprintf(out, "%s: error: %s: %s\n", ust_prog,
+				sum->traces[i].dir, sum->traces[i].error);
+	}
+	if (lost && lost_hint)
+		fprintf(out, "%s: %" PRIu64 " event%s lost: the buffers filled up; "
+			"raise --subbuf-size or --subbuf-count\n",
+			ust_prog, lost, lost == 1 ? " was" : "s were");
+}

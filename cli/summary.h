@@ -1,0 +1,76 @@
+/*
+ * summary.h - what the consumers of a `ust record` session report, and
+ * the lines `ust record` prints from it.
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * `ust record` creates a hidden directory inside the output directory and
+ * passes it to the traced processes in UST_SUMMARY_DIR.  Each consumer
+ * writes one `<name>.summary` file there when it finishes a trace (under a
+ * hidden name first, then renamed), with `key=value` lines:
+ *
+ *	dir=/tmp/ltt-usertrace/app-1234-20261121-061500
+ *	events=1000000		records written to disk
+ *	lost=0			records refused or overwritten
+ *	packets=97		packets written
+ *	packets_dropped=0	packets skipped (e.g. never completed)
+ *	bytes=12476416		bytes of stream files written
+ *	error=...		any number of lines; none when all went well
+ *
+ * Unknown keys are ignored, so consumers may add some.
+ */
+#ifndef UST_CLI_SUMMARY_H
+#define UST_CLI_SUMMARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define UST_SUMMARY_DIR_ENV	"UST_SUMMARY_DIR"
+#define UST_SUMMARY_SUFFIX	".summary"
+
+struct ust_trace_summary {
+	char *dir;		/* trace directory; the file name if not given */
+	uint64_t events;	/* records written */
+	uint64_t lost;		/* records lost */
+	uint64_t packets;	/* packets written */
+	uint64_t packets_dropped; /* packets skipped */
+	uint64_t bytes;		/* bytes written */
+	char *error;		/* "; "-joined error lines, NULL when none */
+};
+
+/* Every trace of a session, sorted by directory once read. */
+struct ust_summary {
+	struct ust_trace_summary *traces;
+	size_t nr;
+};
+
+/*
+ * Create `outdir`/.ust-record-<pid> with mode 0700 (a stale one of ours
+ * from an earlier process with the same pid is emptied and reused).  On
+ * success *path is its malloc'd path.  Returns 0 or -errno.
+ */
+int ust_summary_dir_create(const char *outdir, char **path);
+
+/* Remove the summary directory and every file in it. */
+void ust_summary_dir_remove(const char *path);
+
+/*
+ * Read every *.summary file of the directory into `sum` (zeroed first).
+ * Returns 0 or -errno; a missing directory reads as no trace.
+ */
+int ust_summary_read(const char *path, struct ust_summary *sum);
+
+/*
+ * Print the session summary on `out`, each line prefixed with ust_prog.
+ * `cmd` names the traced program in the "no trace was written" line,
+ * left out when consumers were still `running` (the reason was given
+ * already); `lost_hint` adds advice on buffer sizes when records were lost.
+ */
+void ust_summary_print(const struct ust_summary *sum, FILE *out,
+		       const char *cmd, bool running, bool lost_hint);
+
+void ust_summary_release(struct ust_summary *sum);
+
+#endif /* UST_CLI_SUMMARY_H */

@@ -1,0 +1,141 @@
+/*
+ * consumer.h - internals of ust-consumerd, shared by its modules.
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * One consumer serves one traced process: it maps the process's shared
+ * memory (shm-check.c), creates the trace directory (output.c), writes
+ * the metadata and follows the metadata log (metadata.c), and drains
+ * every per-CPU buffer into one stream file each (drain.c).
+ *
+ * Invariants:
+ * - Everything in `struct shm_map` except `base` is a validated private
+ *   copy, read once from the shared memory; only the dynamic words
+ *   (commit, lost counts, meta_used) are read from the mapping again,
+ *   and each is checked where it is used.
+ * - Stream files only ever hold whole packets (`stream.file_size`).
+ */
+#ifndef UST_CONSUMER_H
+#define UST_CONSUMER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "clock.h"
+#include "packet.h"
+#include "shm-abi.h"
+
+#define CONSUMER_NAME		"ust-consumerd"
+#define META_MAX_EVENT_ID	(1u << 20)	/* bounds the layout tables */
+#define CORRUPT_REPORT_MAX	5		/* messages per stream */
+
+/* A validated private copy of one channel of the channel table. */
+struct chan_info {
+	char name[32];
+	uint32_t stream_id;
+	uint32_t mode;			/* enum ust_mode */
+	uint32_t subbuf_size;
+	uint32_t subbuf_count;
+	unsigned int subbuf_shift;	/* log2(subbuf_size) */
+	uint64_t bufs_offset;
+	uint64_t data_offset;
+	struct ust_layout_table table;	/* layouts known so far, by event id */
+};
+
+/* The mapping and what the header said, once validated. */
+struct shm_map {
+	uint8_t *base;
+	uint64_t size;			/* bytes mapped and checked */
+	uint32_t nr_cpus;
+	uint32_t nr_channels;
+	int32_t pid;
+	uint32_t clock_kind;
+	char procname[16];
+	uint8_t uuid[16];
+	uint64_t meta_offset;
+	uint64_t meta_size;
+	struct chan_info chan[UST_MAX_CHANNELS];
+};
+
+/* One per-CPU buffer of one channel, and its stream file. */
+struct stream {
+	unsigned int chan;
+	unsigned int cpu;
+	char name[48];			/* "<channel>_<cpu>" */
+	int fd;				/* -1 until the first packet is written */
+	uint64_t file_size;		/* bytes of whole packets on disk */
+	uint64_t consumed;		/* next sub-buffer (free-running) to read */
+	bool broken;			/* control block unusable: stop reading */
+	bool overrun_reported;		/* discard-mode lap already reported */
+
+	/* The last packet accepted for this stream (written or not). */
+	bool have_last;
+	uint64_t last_ts_end;
+	uint64_t last_discarded;
+
+	uint64_t nr_corrupt;
+};
+
+/* Totals for the summary. */
+struct consumer_stats {
+	uint64_t events;		/* records in packets written */
+	uint64_t packets;		/* packets written */
+	uint64_t packets_dropped;	/* overwritten (laps, torn) + corrupt */
+	uint64_t packets_unwritten;	/* valid, but writing had stopped */
+	uint64_t bytes;			/* written, metadata included */
+};
+
+struct consumer {
+	struct shm_map shm;
+	struct ust_clock clock;
+	int out_fd;			/* the trace directory */
+	char *out_path;			/* its absolute path */
+	int meta_fd;
+	uint64_t meta_file_size;	/* bytes of whole blocks in `metadata` */
+	uint64_t meta_pos;		/* next unread byte of the metadata log */
+	bool meta_broken;		/* log unreadable: stop following it */
+	uint64_t meta_dropped;		/* classes libust could not log, reported */
+	struct stream *streams;
+	unsigned int nr_streams;
+	uint8_t *scratch;		/* private copy of one packet (largest sub-buffer) */
+	bool writing_stopped;
+	char error[256];		/* why writing stopped, for the summary */
+	struct consumer_stats stats;
+};
+
+/* shm-check.c */
+/* Format a reason into `err` (may be NULL with errlen 0); returns -EINVAL. */
+int fail_msg(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int shm_map_open(struct shm_map *m, int fd, char *err, size_t errlen);
+int shm_header_check(struct shm_map *m, const struct ust_shm_header *h,
+		     char *err, size_t errlen);
+struct ust_shm_buf *shm_buf(const struct shm_map *m, unsigned int chan,
+			    unsigned int cpu);
+const uint8_t *shm_slot(const struct shm_map *m, unsigned int chan,
+			unsigned int cpu, uint64_t subbuf);
+const struct ust_shm_header *shm_header(const struct shm_map *m);
+
+/* output.c */
+int output_create_trace_dir(struct consumer *c, const char *dir,
+			    const char *procname, int pid);
+void output_remove_trace_dir(struct consumer *c, const char *meta);
+int output_open_file(struct consumer *c, const char *name);
+void output_stop(struct consumer *c, const char *name, int err);
+int output_append(struct consumer *c, int fd, uint64_t *size,
+		  const void *buf, size_t len, const char *name);
+int summary_write(const struct consumer *c, int dirfd, int pid);
+void sanitize_name(char *s);
+
+/* metadata.c */
+int metadata_write_header(struct consumer *c, int pid);
+void metadata_update(struct consumer *c);
+int meta_tsdl_check(const char *tsdl, char *err, size_t errlen);
+
+/* drain.c */
+int streams_init(struct consumer *c);
+void drain_all(struct consumer *c, bool final);
+uint64_t streams_lost(const struct consumer *c);
+
+#endif /* UST_CONSUMER_H */

@@ -1,0 +1,434 @@
+/*
+ * drain.c - move whole packets from the ring buffers to the stream files.
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Reader side of the protocol in shm-abi.h, per buffer:
+ *
+ *   commit.offset (free-running)   cur = offset / subbuf_size
+ *   consumed      (ours)           next sub-buffer to read
+ *
+ *   sub-buffers [consumed, cur) are closed packets; cur is being filled.
+ *
+ * For each closed sub-buffer n: copy it into private memory, check that
+ * no writer started reusing its slot meanwhile (overwrite mode), check
+ * the copy (packet walk, sequence, cpu, time order), write it to disk
+ * with packet_size cut to its content, then publish consumed = n + 1 so
+ * a discard-mode writer may reuse the slot.
+ *
+ * Overwrite mode: if cur - consumed >= subbuf_count the writer lapped
+ * us; the sub-buffers it overwrote are counted as dropped and we resume
+ * at the oldest one that can still be intact, cur - subbuf_count + 1.
+ * The packet_seq_num gap tells the reader how many packets are missing.
+ *
+ * At the end (the process died, or SIGTERM) the sub-buffer being filled
+ * is flushed too: its committed part [start, commit.offset) becomes the
+ * last packet, with the closing fields filled in the copy.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "consumer.h"
+
+#define HDR_SIZE	sizeof(struct ust_packet_header)
+#define HDR_OFF(f)	offsetof(struct ust_packet_header, f)
+
+static uint64_t get_le64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));	/* x86-64 only: little endian */
+	return v;
+}
+
+static void put_le64(uint8_t *p, uint64_t v)
+{
+	memcpy(p, &v, sizeof(v));
+}
+
+static uint32_t get_le32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+int streams_init(struct consumer *c)
+{
+	const struct shm_map *m = &c->shm;
+	unsigned int ch, cpu, i = 0;
+	size_t scratch = 0;
+
+	c->nr_streams = m->nr_channels * m->nr_cpus;
+	c->streams = calloc(c->nr_streams, sizeof(*c->streams));
+	if (!c->streams)
+		return -ENOMEM;
+	for (ch = 0; ch < m->nr_channels; ch++) {
+		if (m->chan[ch].subbuf_size > scratch)
+			scratch = m->chan[ch].subbuf_size;
+		for (cpu = 0; cpu < m->nr_cpus; cpu++, i++) {
+			struct stream *s = &c->streams[i];
+
+			s->chan = ch;
+			s->cpu = cpu;
+			s->fd = -1;
+			snprintf(s->name, sizeof(s->name), "%s_%u", m->chan[ch].name, cpu);
+		}
+	}
+	c->scratch = malloc(scratch);
+	return c->scratch ? 0 : -ENOMEM;
+}
+
+/* Sum of the last events_discarded of every stream: the records lost. */
+uint64_t streams_lost(const struct consumer *c)
+{
+	uint64_t lost = 0;
+	unsigned int i;
+
+	for (i = 0; i < c->nr_streams; i++)
+		lost += c->streams[i].last_discarded;
+	return lost;
+}
+
+/* A packet that failed its checks: counted, and reported a few times. */
+static void packet_corrupt(struct consumer *c, struct stream *s, uint64_t n,
+			   const char *why)
+{
+	s->nr_corrupt++;
+	c->stats.packets_dropped++;
+	if (s->nr_corrupt <= CORRUPT_REPORT_MAX)
+		fprintf(stderr, CONSUMER_NAME ": %s: corrupt packet %" PRIu64 " skipped: %s\n",
+			s->name, n, why);
+	if (s->nr_corrupt == CORRUPT_REPORT_MAX)
+		fprintf(stderr, CONSUMER_NAME ": %s: further corrupt packets are counted, not reported\n",
+			s->name);
+}
+
+/* The control block is unusable: stop reading this buffer for good. */
+static void stream_break(struct stream *s, const char *why)
+{
+	s->broken = true;
+	fprintf(stderr, CONSUMER_NAME ": %s: %s; buffer no longer read\n", s->name, why);
+}
+
+static uint64_t commit_offset_load(const struct ust_shm_buf *buf)
+{
+	/*
+	 * Acquire: every byte below the offset we see (records, and the
+	 * packet headers of closed sub-buffers) is visible to our later
+	 * copy.  Pairs with the writer's 16-byte store that ends its rseq
+	 * critical section after the record stores (libust/rseq-commit.h).
+	 */
+	return __atomic_load_n(&buf->commit.offset, __ATOMIC_ACQUIRE);
+}
+
+static void consumed_publish(const struct consumer *c, struct stream *s)
+{
+	struct ust_shm_buf *buf = shm_buf(&c->shm, s->chan, s->cpu);
+
+	/*
+	 * Release: our copy of the sub-buffers below `consumed` is complete
+	 * before a writer may reuse their slots.  Pairs with the load of
+	 * `consumed` by a discard-mode writer before it enters a sub-buffer.
+	 */
+	__atomic_store_n(&buf->consumed,
+			 s->consumed << c->shm.chan[s->chan].subbuf_shift,
+			 __ATOMIC_RELEASE);
+}
+
+/*
+ * Copy sub-buffer `n` into the scratch buffer: the header, then as much
+ * content as its (still untrusted) content_size claims, within the
+ * sub-buffer.  Returns the bytes copied.
+ */
+static size_t packet_copy(struct consumer *c, const struct chan_info *ci,
+			  const uint8_t *slot)
+{
+	uint64_t bits;
+	size_t len = HDR_SIZE;
+
+	memcpy(c->scratch, slot, HDR_SIZE);
+	bits = get_le64(c->scratch + HDR_OFF(content_size));
+	if (bits % 8 == 0 && bits / 8 >= HDR_SIZE && bits / 8 <= ci->subbuf_size)
+		len = (size_t)(bits / 8);
+	memcpy(c->scratch + HDR_SIZE, slot + HDR_SIZE, len - HDR_SIZE);
+	return len;
+}
+
+/* What may have happened to a copy while it was taken. */
+enum copy_state {
+	COPY_CLEAN,	/* no writer could reach the slot: trust the checks */
+	COPY_RACY,	/* a writer may be switching into the slot */
+	COPY_TORN,	/* a writer wrote into the slot: drop the copy */
+};
+
+/*
+ * After copying sub-buffer `n` from `slot`: may a writer have written
+ * the slot's next generation, n + subbuf_count, during the copy?
+ *
+ * A writer enters n + count only from n + count - 1, and in the same
+ * restartable sequence writes the new packet header into the slot before
+ * it publishes an offset inside n + count.  So, with the offset read
+ * after the copy: below n + count - 1, the copy is clean; at n + count
+ * or beyond, it is torn; in n + count - 1, a switch may be under way,
+ * or may have been cut short (an rseq abort leaves its stores behind
+ * until the writer retries), and the slot's header must still be the
+ * one we copied.  That last check is exact when the writer stores the
+ * new packet_seq_num before any other byte of the new generation (x86
+ * stores are seen in order); otherwise the packet checks catch most of
+ * what it misses, and a racy copy that fails them is counted as
+ * overwritten, not corrupt.
+ */
+static enum copy_state packet_copy_state(const struct consumer *c,
+					 const struct stream *s, uint64_t n,
+					 const uint8_t *slot)
+{
+	const struct chan_info *ci = &c->shm.chan[s->chan];
+	const struct ust_shm_buf *buf = shm_buf(&c->shm, s->chan, s->cpu);
+	uint64_t cur;
+
+	/*
+	 * Acquire fence: the loads of the copy are done before the loads
+	 * below (seqlock-style read).  Pairs with the writer's store of
+	 * commit.offset, which follows its stores into the slot.
+	 */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	cur = __atomic_load_n(&buf->commit.offset, __ATOMIC_RELAXED) >> ci->subbuf_shift;
+	if (cur >= n + ci->subbuf_count)
+		return COPY_TORN;
+	if (cur + 1 < n + ci->subbuf_count)
+		return COPY_CLEAN;
+	if (memcmp(slot, c->scratch, HDR_SIZE))
+		return COPY_TORN;
+	return COPY_RACY;
+}
+
+/* Checks across packets of the stream that the walk cannot make. */
+static const char *packet_sequence_check(const struct stream *s, uint64_t n,
+					 const uint8_t *pkt, char *why, size_t len)
+{
+	uint64_t seq = get_le64(pkt + HDR_OFF(packet_seq_num));
+	uint64_t inst = get_le64(pkt + HDR_OFF(stream_instance_id));
+	uint32_t cpu = get_le32(pkt + HDR_OFF(cpu_id));
+	uint64_t begin = get_le64(pkt + HDR_OFF(timestamp_begin));
+	uint64_t lost = get_le64(pkt + HDR_OFF(events_discarded));
+
+	if (seq != n)
+		snprintf(why, len, "packet_seq_num %" PRIu64 " in sub-buffer %" PRIu64, seq, n);
+	else if (inst != s->cpu || cpu != s->cpu)
+		snprintf(why, len, "packet of cpu %" PRIu64 "/%u in the buffer of cpu %u",
+			 inst, cpu, s->cpu);
+	else if (s->have_last && begin < s->last_ts_end)
+		snprintf(why, len, "timestamp_begin %" PRIu64 " before the previous packet's end %" PRIu64,
+			 begin, s->last_ts_end);
+	else if (s->have_last && lost < s->last_discarded)
+		snprintf(why, len, "events_discarded %" PRIu64 " below the previous %" PRIu64,
+			 lost, s->last_discarded);
+	else
+		return NULL;
+	return why;
+}
+
+/* Append the checked packet to the stream file (created on first use). */
+static void packet_write(struct consumer *c, struct stream *s, size_t len,
+			 uint64_t records)
+{
+	int fd;
+
+	if (c->writing_stopped) {
+		c->stats.packets_unwritten++;
+		return;
+	}
+	if (s->fd < 0) {
+		fd = output_open_file(c, s->name);
+		if (fd < 0) {
+			output_stop(c, s->name, -fd);
+			c->stats.packets_unwritten++;
+			return;
+		}
+		s->fd = fd;
+	}
+	if (output_append(c, s->fd, &s->file_size, c->scratch, len, s->name)) {
+		c->stats.packets_unwritten++;
+		return;
+	}
+	c->stats.packets++;
+	c->stats.events += records;
+}
+
+/*
+ * A packet failed its checks: corrupt, or, when a writer may have been
+ * switching into its slot while we copied it, overwritten.
+ */
+static void packet_reject(struct consumer *c, struct stream *s, uint64_t n,
+			  enum copy_state state, const char *why)
+{
+	if (state == COPY_RACY)
+		c->stats.packets_dropped++;
+	else
+		packet_corrupt(c, s, n, why);
+}
+
+/*
+ * Check the packet copied to the scratch buffer (`len` bytes, its
+ * closing fields set) and write it.  `final`: the stream's last packet,
+ * dropped when it adds nothing (no record, no new loss).
+ */
+static void packet_process(struct consumer *c, struct stream *s, uint64_t n,
+			   size_t len, enum copy_state state, bool final)
+{
+	const struct chan_info *ci = &c->shm.chan[s->chan];
+	struct ust_walk_result res;
+	uint8_t *pkt = c->scratch;
+	uint64_t content, lost;
+	char why[160];
+
+	/* On disk a packet ends with its content: no padding. */
+	content = get_le64(pkt + HDR_OFF(content_size));
+	put_le64(pkt + HDR_OFF(packet_size), (content + 7) & ~7ull);
+	if (ust_packet_walk(pkt, len, c->shm.uuid, ci->stream_id, &ci->table,
+			    NULL, NULL, &res)) {
+		packet_reject(c, s, n, state, res.error);
+		return;
+	}
+	if (packet_sequence_check(s, n, pkt, why, sizeof(why))) {
+		packet_reject(c, s, n, state, why);
+		return;
+	}
+	lost = get_le64(pkt + HDR_OFF(events_discarded));
+	if (final && res.nr_records == 0 && lost == s->last_discarded)
+		return;
+	packet_write(c, s, (size_t)(content / 8), res.nr_records);
+	s->have_last = true;
+	s->last_ts_end = get_le64(pkt + HDR_OFF(timestamp_end));
+	s->last_discarded = lost;
+}
+
+/* Read closed sub-buffer `s->consumed`, then release it. */
+static void subbuf_consume(struct consumer *c, struct stream *s)
+{
+	const struct chan_info *ci = &c->shm.chan[s->chan];
+	const uint8_t *slot = shm_slot(&c->shm, s->chan, s->cpu, s->consumed);
+	enum copy_state state;
+	size_t len;
+
+	len = packet_copy(c, ci, slot);
+	state = packet_copy_state(c, s, s->consumed, slot);
+	if (state == COPY_TORN)
+		c->stats.packets_dropped++;
+	else
+		packet_process(c, s, s->consumed, len, state, false);
+	s->consumed++;
+	consumed_publish(c, s);
+}
+
+/* The writer lapped us: resume at `oldest`, the others are lost. */
+static void stream_skip_lapped(struct consumer *c, struct stream *s, uint64_t oldest)
+{
+	const struct chan_info *ci = &c->shm.chan[s->chan];
+
+	if (ci->mode == UST_MODE_DISCARD && !s->overrun_reported) {
+		fprintf(stderr, CONSUMER_NAME ": %s: writer overran unread packets in discard mode\n",
+			s->name);
+		s->overrun_reported = true;
+	}
+	c->stats.packets_dropped += oldest - s->consumed;
+	s->consumed = oldest;
+	consumed_publish(c, s);
+}
+
+/*
+ * Flush the sub-buffer being filled as the stream's last packet:
+ * [start, commit.offset), closed in the copy with the writer's last
+ * timestamp and the buffer's lost counts.
+ */
+static void stream_flush_partial(struct consumer *c, struct stream *s)
+{
+	const struct chan_info *ci = &c->shm.chan[s->chan];
+	const struct ust_shm_buf *buf = shm_buf(&c->shm, s->chan, s->cpu);
+	uint64_t off, n, used, last_ts, lost;
+	enum copy_state state;
+	const uint8_t *slot;
+
+	off = commit_offset_load(buf);
+	n = off >> ci->subbuf_shift;
+	used = off & (ci->subbuf_size - 1);
+	if (used == 0 || n < s->consumed)
+		return;
+	if (used < HDR_SIZE) {
+		packet_corrupt(c, s, n, "last packet shorter than its header");
+		return;
+	}
+	/* Ordered after the offset by its acquire load, like the records. */
+	last_ts = __atomic_load_n(&buf->commit.last_ts, __ATOMIC_RELAXED);
+	lost = __atomic_load_n(&buf->lost_full, __ATOMIC_RELAXED) +
+	       __atomic_load_n(&buf->lost_big, __ATOMIC_RELAXED);
+	slot = shm_slot(&c->shm, s->chan, s->cpu, n);
+	memcpy(c->scratch, slot, used);
+	state = packet_copy_state(c, s, n, slot);
+	if (state == COPY_TORN) {
+		c->stats.packets_dropped++;
+		return;
+	}
+	put_le64(c->scratch + HDR_OFF(timestamp_end), last_ts);
+	put_le64(c->scratch + HDR_OFF(content_size), used * 8);
+	put_le64(c->scratch + HDR_OFF(events_discarded), lost);
+	packet_process(c, s, n, used, state, true);
+	s->consumed = n + 1;
+}
+
+/*
+ * Drain the closed sub-buffers of one buffer; at most one buffer's
+ * worth per call, so that a busy buffer cannot starve the others.
+ */
+static void stream_drain(struct consumer *c, struct stream *s, bool final)
+{
+	const struct chan_info *ci = &c->shm.chan[s->chan];
+	const struct ust_shm_buf *buf = shm_buf(&c->shm, s->chan, s->cpu);
+	uint64_t cur, budget = ci->subbuf_count;
+
+	for (;;) {
+		cur = commit_offset_load(buf) >> ci->subbuf_shift;
+		/*
+		 * After the offset load: libust logs an event class (store-
+		 * release of meta_used) before it enables the event, so this
+		 * sees every class the records below the offset use.
+		 */
+		metadata_update(c);
+		if (cur < s->consumed) {
+			stream_break(s, "commit offset went backwards");
+			return;
+		}
+		if (cur - s->consumed >= ci->subbuf_count)
+			stream_skip_lapped(c, s, cur - ci->subbuf_count + 1);
+		if (s->consumed == cur || budget-- == 0)
+			break;
+		subbuf_consume(c, s);
+	}
+	if (final)
+		stream_flush_partial(c, s);
+}
+
+void drain_all(struct consumer *c, bool final)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nr_streams; i++) {
+		if (!c->streams[i].broken)
+			stream_drain(c, &c->streams[i], final);
+	}
+	if (!final)
+		return;
+	for (i = 0; i < c->nr_streams; i++) {
+		struct stream *s = &c->streams[i];
+
+		if (s->nr_corrupt > CORRUPT_REPORT_MAX)
+			fprintf(stderr, CONSUMER_NAME ": %s: %" PRIu64 " corrupt packets skipped in all\n",
+				s->name, s->nr_corrupt);
+	}
+}

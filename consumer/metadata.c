@@ -1,0 +1,480 @@
+/*
+ * metadata.c - the trace's TSDL metadata, and following the metadata log.
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * The `metadata` file starts with the fixed part (types, trace, env,
+ * clock, one stream class per channel), written once.  libust appends an
+ * entry to the metadata log in shared memory whenever it registers an
+ * event class; each entry read here becomes one `event { }` block
+ * appended to the file, and its payload layout goes into the channel's
+ * layout table so the drain can check records of that event.
+ *
+ * The declarations below mirror shm-abi.h byte for byte: the packet
+ * header and context are struct ust_packet_header, the event header is
+ * the compact/extended header.  Every integer is byte aligned except
+ * the 5-bit id and 27-bit timestamp of the compact header, which share
+ * one little-endian 32-bit word.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "consumer.h"
+
+#define META_FILE	"metadata"
+
+static const char tsdl_types[] =
+	"/* CTF 1.8 */\n"
+	"\n"
+	"typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+	"typealias integer { size = 16; align = 8; signed = false; } := uint16_t;\n"
+	"typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+	"typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+	"typealias integer { size = 8; align = 8; signed = true; } := int8_t;\n"
+	"typealias integer { size = 16; align = 8; signed = true; } := int16_t;\n"
+	"typealias integer { size = 32; align = 8; signed = true; } := int32_t;\n"
+	"typealias integer { size = 64; align = 8; signed = true; } := int64_t;\n"
+	"typealias integer { size = 5; align = 1; signed = false; } := uint5_t;\n"
+	"\n"
+	"trace {\n"
+	"\tmajor = 1;\n"
+	"\tminor = 8;\n"
+	"\tuuid = \"%s\";\n"
+	"\tbyte_order = le;\n"
+	"\tpacket.header := struct {\n"
+	"\t\tuint32_t magic;\n"
+	"\t\tuint8_t uuid[16];\n"
+	"\t\tuint32_t stream_id;\n"
+	"\t\tuint64_t stream_instance_id;\n"
+	"\t} align(8);\n"
+	"};\n"
+	"\n";
+
+static const char tsdl_env[] =
+	"env {\n"
+	"\thostname = \"%s\";\n"
+	"\tdomain = \"ust\";\n"
+	"\ttracer_name = \"ust\";\n"
+	"\ttracer_major = %d;\n"
+	"\ttracer_minor = %d;\n"
+	"\tprocname = \"%s\";\n"
+	"\tvpid = %d;\n"
+	"};\n"
+	"\n";
+
+static const char tsdl_clock[] =
+	"clock {\n"
+	"\tname = \"ust_clock\";\n"
+	"%s"				/* uuid line, when the boot id is known */
+	"\tdescription = \"%s\";\n"
+	"\tfreq = %" PRIu64 ";\n"
+	"\tprecision = 1;\n"
+	"\toffset_s = %" PRId64 ";\n"
+	"\toffset = %" PRId64 ";\n"
+	"\tabsolute = TRUE;\n"
+	"};\n"
+	"\n"
+	"typealias integer { size = 27; align = 1; signed = false; map = clock.ust_clock.value; } := uint27_clock_ust_t;\n"
+	"typealias integer { size = 64; align = 8; signed = false; map = clock.ust_clock.value; } := uint64_clock_ust_t;\n"
+	"\n";
+
+/*
+ * The compact header is one LE word: id in bits 0..4, timestamp in bits
+ * 5..31.  The extended option's struct is byte aligned, so after the 5
+ * id bits it starts at byte 1: id in bytes 1..4, timestamp in 5..12.
+ */
+static const char tsdl_stream_types[] =
+	"struct packet_context {\n"
+	"\tuint64_clock_ust_t timestamp_begin;\n"
+	"\tuint64_t packet_seq_num;\n"
+	"\tuint32_t cpu_id;\n"
+	"\tuint64_clock_ust_t timestamp_end;\n"
+	"\tuint64_t content_size;\n"
+	"\tuint64_t packet_size;\n"
+	"\tuint64_t events_discarded;\n"
+	"} align(8);\n"
+	"\n"
+	"struct event_header {\n"
+	"\tenum : uint5_t { compact = 0 ... 30, extended = 31 } id;\n"
+	"\tvariant <id> {\n"
+	"\t\tstruct {\n"
+	"\t\t\tuint27_clock_ust_t timestamp;\n"
+	"\t\t} compact;\n"
+	"\t\tstruct {\n"
+	"\t\t\tuint32_t id;\n"
+	"\t\t\tuint64_clock_ust_t timestamp;\n"
+	"\t\t} align(8) extended;\n"
+	"\t} v;\n"
+	"} align(8);\n"
+	"\n";
+
+static const char tsdl_stream[] =
+	"stream {\n"
+	"\tid = %u;\n"
+	"\tpacket.context := struct packet_context;\n"
+	"\tevent.header := struct event_header;\n"
+	"\tevent.context := struct {\n"
+	"\t\tint32_t _vtid;\n"
+	"\t} align(8);\n"
+	"};\n"
+	"\n";
+
+/* Make `s` safe inside a TSDL string literal: printable, no '"' or '\'. */
+static void tsdl_literal_sanitize(char *s)
+{
+	for (; *s; s++) {
+		if (*s < 0x20 || *s > 0x7e || *s == '"' || *s == '\\')
+			*s = '_';
+	}
+}
+
+static void uuid_format(const uint8_t u[16], char out[37])
+{
+	snprintf(out, 37,
+		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9],
+		 u[10], u[11], u[12], u[13], u[14], u[15]);
+}
+
+/* env.tracer_major/minor, from the package version "MAJOR.MINOR.PATCH". */
+static void tracer_version(int *major, int *minor)
+{
+	*major = 0;
+	*minor = 0;
+	sscanf(PACKAGE_VERSION, "%d.%d", major, minor);
+}
+
+/* The fixed part of the metadata, as one string. */
+static int metadata_header_text(const struct consumer *c, int pid, char **text,
+				size_t *len)
+{
+	char uuid[37], host[256], proc[sizeof(c->shm.procname)], uuid_line[64] = "";
+	int major, minor;
+	unsigned int i;
+	FILE *f;
+
+	f = open_memstream(text, len);
+	if (!f)
+		return -ENOMEM;
+	uuid_format(c->shm.uuid, uuid);
+	if (gethostname(host, sizeof(host)))
+		snprintf(host, sizeof(host), "unknown");
+	host[sizeof(host) - 1] = '\0';
+	tsdl_literal_sanitize(host);
+	memcpy(proc, c->shm.procname, sizeof(proc));
+	tsdl_literal_sanitize(proc);
+	tracer_version(&major, &minor);
+	if (c->clock.uuid[0])
+		snprintf(uuid_line, sizeof(uuid_line), "\tuuid = \"%s\";\n", c->clock.uuid);
+
+	fprintf(f, tsdl_types, uuid);
+	fprintf(f, tsdl_env, host, major, minor, proc, pid);
+	fprintf(f, tsdl_clock, uuid_line,
+		c->clock.kind == UST_CLOCK_TSC ? "TSC" : "CLOCK_MONOTONIC",
+		c->clock.freq, c->clock.offset_s, c->clock.offset);
+	fputs(tsdl_stream_types, f);
+	for (i = 0; i < c->shm.nr_channels; i++)
+		fprintf(f, tsdl_stream, c->shm.chan[i].stream_id);
+	return fclose(f) ? -ENOMEM : 0;
+}
+
+/*
+ * Create `metadata` with its fixed part.  On failure the trace directory
+ * is removed again: the trace cannot start.
+ */
+int metadata_write_header(struct consumer *c, int pid)
+{
+	size_t len;
+	char *text;
+	int ret;
+
+	ret = metadata_header_text(c, pid, &text, &len);
+	if (ret)
+		return ret;
+	c->meta_fd = output_open_file(c, META_FILE);
+	if (c->meta_fd < 0) {
+		ret = c->meta_fd;
+		fprintf(stderr, CONSUMER_NAME ": %s/" META_FILE ": %s\n",
+			c->out_path, strerror(-ret));
+	} else {
+		ret = output_append(c, c->meta_fd, &c->meta_file_size, text, len,
+				    META_FILE);
+		if (ret) {
+			close(c->meta_fd);
+			c->meta_fd = -1;
+		}
+	}
+	if (ret)
+		output_remove_trace_dir(c, META_FILE);
+	free(text);
+	return ret;
+}
+
+/*
+ * The fields of an event class must stay inside their `struct { }`:
+ * printable text, balanced braces outside string literals, closed
+ * literals and no comments (which could swallow the rest of the file).
+ */
+int meta_tsdl_check(const char *s, char *err, size_t errlen)
+{
+	bool quoted = false;
+	int depth = 0;
+	size_t i;
+
+	for (i = 0; s[i]; i++) {
+		if ((s[i] < 0x20 || s[i] > 0x7e) && s[i] != '\n' && s[i] != '\t')
+			return fail_msg(err, errlen, "unprintable byte 0x%02x in fields",
+					(unsigned char)s[i]);
+	}
+	for (i = 0; s[i]; i++) {
+		char ch = s[i];
+
+		if (quoted) {
+			if (ch == '\\' && s[i + 1])
+				i++;
+			else if (ch == '"')
+				quoted = false;
+			continue;
+		}
+		if (ch == '"')
+			quoted = true;
+		else if (ch == '/' && (s[i + 1] == '*' || s[i + 1] == '/'))
+			return fail_msg(err, errlen, "comment in fields");
+		else if (ch == '{')
+			depth++;
+		else if (ch == '}' && --depth < 0)
+			return fail_msg(err, errlen, "unbalanced '}' in fields");
+	}
+	if (quoted || depth)
+		return fail_msg(err, errlen, "unterminated %s in fields",
+				quoted ? "string" : "'{'");
+	return 0;
+}
+
+/* An event name: "facility:event" of [A-Za-z0-9_.-] on each side. */
+static bool event_name_ok(const char *s)
+{
+	const char *colon = strchr(s, ':');
+	size_t i;
+
+	if (!colon || colon == s || colon[1] == '\0')
+		return false;
+	for (i = 0; s[i]; i++) {
+		char ch = s[i];
+
+		if (!((ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+		      (ch >= '0' && ch <= '9') || ch == '_' || ch == '.' ||
+		      ch == '-' || ch == ':'))
+			return false;
+	}
+	return true;
+}
+
+/* One log entry, parsed from a private copy. */
+struct meta_entry {
+	struct ust_meta_event ev;
+	const char *name;
+	const char *layout;
+	const char *tsdl;
+};
+
+/* The string of `len` bytes at `p`: NUL-terminated exactly at its end. */
+static const char *entry_string(const uint8_t *p, uint32_t len)
+{
+	if (len == 0 || p[len - 1] != '\0' || memchr(p, '\0', len) != p + len - 1)
+		return NULL;
+	return (const char *)p;
+}
+
+/*
+ * Check the entry copied to `p` (`ev.size` bytes, fixed part already
+ * bounds-checked) and point `e` at its strings.
+ */
+static int meta_entry_parse(const struct consumer *c, const uint8_t *p,
+			    struct meta_entry *e, char *err, size_t errlen)
+{
+	const struct ust_meta_event *ev = &e->ev;
+	const uint8_t *s = p + sizeof(*ev);
+	const struct ust_layout_table *t;
+
+	e->name = entry_string(s, ev->name_len);
+	s += ev->name_len;
+	e->layout = entry_string(s, ev->layout_len);
+	s += ev->layout_len;
+	e->tsdl = entry_string(s, ev->tsdl_len);
+	if (!e->name || !e->layout || !e->tsdl)
+		return fail_msg(err, errlen, "string not terminated where its length says");
+	if (!event_name_ok(e->name))
+		return fail_msg(err, errlen, "bad event name");
+	if (ev->channel >= c->shm.nr_channels)
+		return fail_msg(err, errlen, "'%s': no channel %u", e->name, ev->channel);
+	if (ev->id >= META_MAX_EVENT_ID)
+		return fail_msg(err, errlen, "'%s': event id %u too large", e->name, ev->id);
+	t = &c->shm.chan[ev->channel].table;
+	if (ev->id < t->nr && t->layouts[ev->id])
+		return fail_msg(err, errlen, "'%s': event id %u already used", e->name, ev->id);
+	if (ev->loglevel < -1)
+		return fail_msg(err, errlen, "'%s': bad loglevel %d", e->name, ev->loglevel);
+	if (ust_layout_check(e->layout))
+		return fail_msg(err, errlen, "'%s': bad payload layout \"%.40s\"",
+				 e->name, e->layout);
+	return meta_tsdl_check(e->tsdl, err, errlen);
+}
+
+/* Record the layout of event `id` (a private copy), growing the table. */
+static int table_add(struct ust_layout_table *t, uint32_t id, const char *layout)
+{
+	const char **grown;
+	char *copy;
+	uint32_t n;
+
+	if (id >= t->nr) {
+		n = t->nr ? t->nr : 16;
+		while (n <= id)
+			n *= 2;
+		grown = realloc(t->layouts, n * sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		memset(grown + t->nr, 0, (n - t->nr) * sizeof(*grown));
+		t->layouts = grown;
+		t->nr = n;
+	}
+	copy = strdup(layout);
+	if (!copy)
+		return -ENOMEM;
+	t->layouts[id] = copy;
+	return 0;
+}
+
+/* The `event { }` block of a checked entry. */
+static void event_block(FILE *f, const struct consumer *c, const struct meta_entry *e)
+{
+	fprintf(f, "event {\n\tname = \"%s\";\n\tid = %u;\n\tstream_id = %u;\n",
+		e->name, e->ev.id, c->shm.chan[e->ev.channel].stream_id);
+	if (e->ev.loglevel != -1)
+		fprintf(f, "\tloglevel = %d;\n", e->ev.loglevel);
+	fprintf(f, "\tfields := struct {\n\t\t%s\n\t};\n};\n\n", e->tsdl);
+}
+
+/* Bytes the entry `ev` claims, or 0 when that cannot be right. */
+static uint64_t entry_size(const struct ust_meta_event *ev, uint64_t avail)
+{
+	uint64_t need = (uint64_t)sizeof(*ev) + ev->name_len + ev->layout_len +
+			ev->tsdl_len;
+
+	if (ev->size % 8 || ev->size < need || ev->size > avail)
+		return 0;
+	return ev->size;
+}
+
+/*
+ * Read the entry at log position `pos` (`avail` bytes published), add
+ * its event class and print its block to `out`.  Returns its size, or 0
+ * when the log cannot be followed past it.
+ */
+static uint64_t meta_read_entry(struct consumer *c, uint64_t pos, uint64_t avail,
+				FILE *out)
+{
+	const uint8_t *log = c->shm.base + c->shm.meta_offset;
+	struct meta_entry e;
+	uint64_t size;
+	uint8_t *copy;
+	char err[160];
+
+	if (avail < sizeof(e.ev))
+		return 0;
+	memcpy(&e.ev, log + pos, sizeof(e.ev));
+	size = entry_size(&e.ev, avail);
+	if (!size)
+		return 0;
+	/* Copy the whole entry, then use only the copy (the log is shared). */
+	copy = malloc(size);
+	if (!copy)
+		return 0;
+	memcpy(copy, log + pos, size);
+	memcpy(&e.ev, copy, sizeof(e.ev));
+	if (entry_size(&e.ev, size) != size) {
+		free(copy);
+		return 0;
+	}
+	if (meta_entry_parse(c, copy, &e, err, sizeof(err)))
+		fprintf(stderr, CONSUMER_NAME ": metadata log entry at %" PRIu64 " skipped: %s\n",
+			pos, err);
+	else if (table_add(&c->shm.chan[e.ev.channel].table, e.ev.id, e.layout))
+		fprintf(stderr, CONSUMER_NAME ": out of memory for event '%s'\n", e.name);
+	else
+		event_block(out, c, &e);
+	free(copy);
+	return size;
+}
+
+/* Say when libust had to leave event classes out of a full log. */
+static void meta_report_dropped(struct consumer *c)
+{
+	uint64_t dropped;
+
+	dropped = __atomic_load_n(&shm_header(&c->shm)->meta_dropped, __ATOMIC_RELAXED);
+	if (dropped > c->meta_dropped) {
+		fprintf(stderr, CONSUMER_NAME ": %" PRIu64 " event classes did not fit in the metadata log\n",
+			dropped);
+		c->meta_dropped = dropped;
+	}
+}
+
+/* Read the new entries of [c->meta_pos, used) and append their blocks. */
+static void meta_read_new(struct consumer *c, uint64_t used)
+{
+	uint64_t n;
+	size_t len;
+	char *text;
+	FILE *f;
+
+	f = open_memstream(&text, &len);
+	if (!f)
+		return;		/* retried on the next tick */
+	while (c->meta_pos < used) {
+		n = meta_read_entry(c, c->meta_pos, used - c->meta_pos, f);
+		if (!n) {
+			fprintf(stderr, CONSUMER_NAME ": metadata log corrupt at %" PRIu64
+				"; later event classes are ignored\n", c->meta_pos);
+			c->meta_broken = true;
+			break;
+		}
+		c->meta_pos += n;
+	}
+	if (fclose(f) == 0 && len && c->meta_fd >= 0)
+		output_append(c, c->meta_fd, &c->meta_file_size, text, len, META_FILE);
+	free(text);
+}
+
+/*
+ * Append what libust added to the metadata log since the last call.
+ * Cheap when nothing changed: one load.
+ */
+void metadata_update(struct consumer *c)
+{
+	uint64_t used;
+
+	if (c->meta_broken)
+		return;
+	/*
+	 * Acquire: the entries below `used` are complete before we read
+	 * them.  Pairs with libust's store-release of meta_used after it
+	 * appended an entry under its registry lock.
+	 */
+	used = __atomic_load_n(&shm_header(&c->shm)->meta_used, __ATOMIC_ACQUIRE);
+	if (used == c->meta_pos)
+		return;
+	if (used < c->meta_pos || used > c->shm.meta_size) {
+		fprintf(stderr, CONSUMER_NAME ": metadata log size %" PRIu64
+			" invalid; later event classes are ignored\n", used);
+		c->meta_broken = true;
+		return;
+	}
+	meta_report_dropped(c);
+	meta_read_new(c, used);
+}

@@ -1,0 +1,321 @@
+/*
+ * output.c - the trace directory, its files, and the summary file.
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * The trace directory is created with mkdirat() and opened with
+ * O_NOFOLLOW, and every file in it is created relative to that
+ * directory fd with O_EXCL | O_NOFOLLOW: a symlink planted in a shared
+ * output directory cannot redirect a write.  Files grow by whole
+ * packets or metadata blocks only; a failed append is cut back off.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "consumer.h"
+
+#define DEFAULT_OUTPUT	"/tmp/ltt-usertrace"
+#define MAX_SUFFIX	1000
+
+/* Keep [A-Za-z0-9._-] and make the rest '_'; never start with '.'. */
+void sanitize_name(char *s)
+{
+	char *p;
+
+	for (p = s; *p; p++) {
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' ||
+		      *p == '-'))
+			*p = '_';
+	}
+	if (s[0] == '.')
+		s[0] = '_';
+}
+
+/*
+ * mkdir -p: create each missing component of `path` with `mode`.
+ * Returns 1 when the last component was created, 0 when it existed.
+ */
+static int mkdir_parents(char *path, mode_t mode)
+{
+	char *p = path;
+
+	for (;;) {
+		p += strspn(p, "/");
+		p += strcspn(p, "/");
+		if (p[strspn(p, "/")] == '\0')
+			break;
+		*p = '\0';
+		if (mkdir(path, mode) && errno != EEXIST) {
+			*p = '/';
+			return -errno;
+		}
+		*p = '/';
+	}
+	if (mkdir(path, mode) == 0)
+		return 1;
+	return errno == EEXIST ? 0 : -errno;
+}
+
+/*
+ * Open (creating it like `mkdir -p`) the output directory.  The default
+ * /tmp/ltt-usertrace is shared like /tmp: created 1777, and it must be a
+ * real directory owned by root or by us, or another user could read our
+ * traces.
+ */
+static int open_output_dir(const char *dir, char *err, size_t errlen)
+{
+	bool shared = !strcmp(dir, DEFAULT_OUTPUT);
+	char *copy = strdup(dir);
+	struct stat st;
+	int fd, created;
+
+	if (!copy)
+		return -ENOMEM;
+	created = mkdir_parents(copy, 0755);
+	free(copy);
+	if (created < 0) {
+		snprintf(err, errlen, "cannot create '%s': %s", dir, strerror(-created));
+		return created;
+	}
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (shared ? O_NOFOLLOW : 0));
+	if (fd < 0) {
+		created = -errno;
+		snprintf(err, errlen, "cannot open '%s': %s", dir, strerror(errno));
+		return created;
+	}
+	if (shared && (fstat(fd, &st) || (st.st_uid != 0 && st.st_uid != geteuid()))) {
+		snprintf(err, errlen, "'%s' belongs to another user", dir);
+		close(fd);
+		return -EPERM;
+	}
+	if (shared && created)
+		fchmod(fd, 01777);	/* the umask took the write bits */
+	return fd;
+}
+
+/*
+ * Create and open `<procname>-<pid>-<date>-<time>[-N]` in `parent`, a
+ * fresh directory of ours; its name is returned in `name`.
+ */
+static int make_trace_dir(int parent, const char *base, char *name, size_t len)
+{
+	struct stat st;
+	int i, fd;
+
+	for (i = 0; i < MAX_SUFFIX; i++) {
+		if (i)
+			snprintf(name, len, "%s-%d", base, i);
+		else
+			snprintf(name, len, "%s", base);
+		if (mkdirat(parent, name, 0700)) {
+			if (errno == EEXIST)
+				continue;
+			return -errno;
+		}
+		fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			continue;	/* replaced under us: take another name */
+		if (fstat(fd, &st) || st.st_uid != geteuid() || fchmod(fd, 0700)) {
+			close(fd);
+			continue;
+		}
+		return fd;
+	}
+	return -EEXIST;
+}
+
+/* The absolute path of `name` in `dir`, for messages and the summary. */
+static char *join_path(const char *dir, const char *name)
+{
+	char real[PATH_MAX], *out;
+
+	if (!realpath(dir, real))
+		snprintf(real, sizeof(real), "%s", dir);
+	if (asprintf(&out, "%s/%s", real, name) < 0)
+		return NULL;
+	return out;
+}
+
+int output_create_trace_dir(struct consumer *c, const char *dir,
+			    const char *procname, int pid)
+{
+	char proc[sizeof(c->shm.procname)], base[96], name[112], err[PATH_MAX + 64];
+	struct tm tm;
+	time_t now = time(NULL);
+	int parent, fd;
+
+	parent = open_output_dir(dir, err, sizeof(err));
+	if (parent < 0) {
+		fprintf(stderr, CONSUMER_NAME ": %s\n", err);
+		return parent;
+	}
+	snprintf(proc, sizeof(proc), "%s", procname[0] ? procname : "unknown");
+	sanitize_name(proc);
+	localtime_r(&now, &tm);
+	snprintf(base, sizeof(base), "%s-%d-%04d%02d%02d-%02d%02d%02d", proc, pid,
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		 tm.tm_min, tm.tm_sec);
+	fd = make_trace_dir(parent, base, name, sizeof(name));
+	if (fd < 0) {
+		fprintf(stderr, CONSUMER_NAME ": cannot create a trace directory in '%s': %s\n",
+			dir, strerror(-fd));
+		close(parent);
+		return fd;
+	}
+	c->out_path = join_path(dir, name);
+	close(parent);
+	if (!c->out_path) {
+		close(fd);
+		return -ENOMEM;
+	}
+	c->out_fd = fd;
+	return 0;
+}
+
+/*
+ * Undo output_create_trace_dir() when the trace cannot even start: a
+ * directory without valid metadata would make babeltrace2 refuse every
+ * trace under the output directory.
+ */
+void output_remove_trace_dir(struct consumer *c, const char *meta)
+{
+	unlinkat(c->out_fd, meta, 0);
+	close(c->out_fd);
+	c->out_fd = -1;
+	if (rmdir(c->out_path))
+		fprintf(stderr, CONSUMER_NAME ": cannot remove '%s': %s\n",
+			c->out_path, strerror(errno));
+	free(c->out_path);
+	c->out_path = NULL;
+}
+
+/* Create `name` in the trace directory; never follows or reuses a file. */
+int output_open_file(struct consumer *c, const char *name)
+{
+	int fd;
+
+	fd = openat(c->out_fd, name,
+		    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	return fd < 0 ? -errno : fd;
+}
+
+/* Stop writing for good; the reason goes to stderr once and to the summary. */
+void output_stop(struct consumer *c, const char *name, int err)
+{
+	if (c->writing_stopped)
+		return;
+	c->writing_stopped = true;
+	snprintf(c->error, sizeof(c->error), "%s/%s: %s", c->out_path, name,
+		 strerror(err));
+	fprintf(stderr, CONSUMER_NAME ": %s; trace writing stopped\n", c->error);
+}
+
+/*
+ * Append `len` bytes at `*size` of `fd`.  On failure the file is cut
+ * back to `*size`, so it still ends with a whole packet or block, and
+ * writing stops for the whole trace (a later packet could need what was
+ * lost).  Returns 0 or a negative errno.
+ */
+int output_append(struct consumer *c, int fd, uint64_t *size,
+		  const void *buf, size_t len, const char *name)
+{
+	const uint8_t *p = buf;
+	size_t done = 0;
+	ssize_t n;
+	int err;
+
+	if (c->writing_stopped)
+		return -EIO;
+	while (done < len) {
+		n = pwrite(fd, p + done, len - done, (off_t)(*size + done));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			err = n < 0 ? errno : EIO;
+			if (ftruncate(fd, (off_t)*size))
+				err = errno;	/* the worse news */
+			output_stop(c, name, err);
+			return -err;
+		}
+		done += (size_t)n;
+	}
+	*size += len;
+	c->stats.bytes += len;
+	return 0;
+}
+
+static int write_all(int fd, const char *buf, size_t len)
+{
+	ssize_t n;
+
+	while (len) {
+		n = write(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 ? -errno : -EIO;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int summary_format(const struct consumer *c, char **text)
+{
+	int n;
+
+	n = asprintf(text,
+		     "dir=%s\nevents=%" PRIu64 "\nlost=%" PRIu64 "\npackets=%" PRIu64
+		     "\npackets_dropped=%" PRIu64 "\npackets_unwritten=%" PRIu64
+		     "\nbytes=%" PRIu64 "\n%s%s%s",
+		     c->out_path ? c->out_path : "", c->stats.events,
+		     c->streams ? streams_lost(c) : 0, c->stats.packets,
+		     c->stats.packets_dropped, c->stats.packets_unwritten,
+		     c->stats.bytes, c->error[0] ? "error=" : "", c->error,
+		     c->error[0] ? "\n" : "");
+	return n < 0 ? -ENOMEM : 0;
+}
+
+/*
+ * Write `<pid>.summary` in `dirfd` atomically: a hidden temporary file,
+ * then rename, so `ust record` never reads half a summary.
+ */
+int summary_write(const struct consumer *c, int dirfd, int pid)
+{
+	char tmp[64], final[64], *text;
+	int fd, ret;
+
+	ret = summary_format(c, &text);
+	if (ret)
+		return ret;
+	snprintf(tmp, sizeof(tmp), ".%d.summary.tmp", pid);
+	snprintf(final, sizeof(final), "%d.summary", pid);
+	unlinkat(dirfd, tmp, 0);
+	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		ret = -errno;
+		goto out;
+	}
+	ret = write_all(fd, text, strlen(text));
+	if (close(fd) && !ret)
+		ret = -errno;
+	if (!ret && renameat(dirfd, tmp, dirfd, final))
+		ret = -errno;
+	if (ret)
+		unlinkat(dirfd, tmp, 0);
+out:
+	if (ret)
+		fprintf(stderr, CONSUMER_NAME ": cannot write summary '%s': %s\n",
+			final, strerror(-ret));
+	free(text);
+	return ret;
+}

@@ -1,0 +1,277 @@
+/*
+ * check_summary.c - unit tests of cli/summary.c: the summary directory,
+ * reading the consumers' summary files and the lines printed from them.
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include <check.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "summary.h"
+
+#define BASE_TEMPLATE	"/tmp/ust-check-summary.XXXXXX"
+
+static char base[sizeof(BASE_TEMPLATE)];
+static char *sumdir;
+
+static void setup(void)
+{
+	memcpy(base, BASE_TEMPLATE, sizeof(base));
+	ck_assert_ptr_nonnull(mkdtemp(base));
+	ck_assert_int_eq(ust_summary_dir_create(base, &sumdir), 0);
+	ust_prog = "ust record";
+}
+
+static void teardown(void)
+{
+	char cmd[PATH_MAX + 16];
+
+	free(sumdir);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
+	ck_assert_int_eq(system(cmd), 0);
+}
+
+static void write_file(const char *name, const char *text)
+{
+	char p[PATH_MAX];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%s", sumdir, name);
+	f = fopen(p, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(text, f);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/* The printed summary, as one malloc'd string. */
+static char *print_to_string(const struct ust_summary *sum, bool running,
+			     bool hint)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	ust_summary_print(sum, f, "app", running, hint);
+	fclose(f);
+	return buf;
+}
+
+START_TEST(test_dir_create)
+{
+	char want[PATH_MAX];
+	struct stat st;
+
+	snprintf(want, sizeof(want), "%s/.ust-record-%ld", base, (long)getpid());
+	ck_assert_str_eq(sumdir, want);
+	ck_assert_int_eq(lstat(sumdir, &st), 0);
+	ck_assert(S_ISDIR(st.st_mode));
+	ck_assert_int_eq(st.st_mode & 07777, 0700);
+}
+END_TEST
+
+START_TEST(test_dir_stale_reused)
+{
+	char *again;
+
+	write_file("old.summary", "events=1\n");
+	ck_assert_int_eq(ust_summary_dir_create(base, &again), 0);
+	ck_assert_str_eq(again, sumdir);
+	free(again);
+	/* Emptied: nothing of the old session is read. */
+	ck_assert_int_eq(rmdir(sumdir), 0);
+}
+END_TEST
+
+START_TEST(test_dir_not_ours)
+{
+	char *again;
+
+	ck_assert_int_eq(rmdir(sumdir), 0);
+	ck_assert_int_eq(symlink("/", sumdir), 0);
+	ck_assert_int_eq(ust_summary_dir_create(base, &again), -EEXIST);
+	ck_assert_int_eq(unlink(sumdir), 0);
+}
+END_TEST
+
+START_TEST(test_dir_remove)
+{
+	write_file("a.summary", "events=1\n");
+	write_file(".b.tmp", "events=1\n");
+	ust_summary_dir_remove(sumdir);
+	ck_assert_int_eq(access(sumdir, F_OK), -1);
+	ck_assert_int_eq(errno, ENOENT);
+	ck_assert_int_eq(rmdir(base), 0);
+	ck_assert_int_eq(mkdir(base, 0700), 0);
+}
+END_TEST
+
+START_TEST(test_read_sorted)
+{
+	struct ust_summary sum;
+
+	write_file("b.summary",
+		   "dir=/t/b\nevents=2\nlost=3\npackets=4\npackets_dropped=5\nbytes=6\nnew_key=7\n");
+	write_file("a.summary", "dir=/t/a\nevents=10\n");
+	write_file(".c.summary", "dir=/t/c\n");		/* still being written */
+	write_file("d.summary.tmp", "dir=/t/d\n");
+	ck_assert_int_eq(ust_summary_read(sumdir, &sum), 0);
+	ck_assert_uint_eq(sum.nr, 2);
+	ck_assert_str_eq(sum.traces[0].dir, "/t/a");
+	ck_assert_uint_eq(sum.traces[0].events, 10);
+	ck_assert_uint_eq(sum.traces[0].lost, 0);
+	ck_assert_str_eq(sum.traces[1].dir, "/t/b");
+	ck_assert_uint_eq(sum.traces[1].events, 2);
+	ck_assert_uint_eq(sum.traces[1].lost, 3);
+	ck_assert_uint_eq(sum.traces[1].packets, 4);
+	ck_assert_uint_eq(sum.traces[1].packets_dropped, 5);
+	ck_assert_uint_eq(sum.traces[1].bytes, 6);
+	ck_assert_ptr_null(sum.traces[1].error);
+	ust_summary_release(&sum);
+}
+END_TEST
+
+START_TEST(test_read_errors)
+{
+	struct ust_summary sum;
+
+	write_file("x.summary",
+		   "events=12\nerror=disk full\nlost=abc\nno equals sign\n\nerror=again");
+	ck_assert_int_eq(ust_summary_read(sumdir, &sum), 0);
+	ck_assert_uint_eq(sum.nr, 1);
+	/* No dir= line: named after the file. */
+	ck_assert_str_eq(sum.traces[0].dir, "x");
+	ck_assert_uint_eq(sum.traces[0].events, 12);
+	ck_assert_uint_eq(sum.traces[0].lost, 0);
+	ck_assert_str_eq(sum.traces[0].error,
+			 "disk full; malformed summary value 'lost=abc'; malformed summary line; again");
+	ust_summary_release(&sum);
+}
+END_TEST
+
+START_TEST(test_read_missing_dir)
+{
+	struct ust_summary sum;
+
+	ck_assert_int_eq(ust_summary_read("/nonexistent/ust", &sum), 0);
+	ck_assert_uint_eq(sum.nr, 0);
+	ust_summary_release(&sum);
+}
+END_TEST
+
+START_TEST(test_print_none)
+{
+	struct ust_summary sum = { 0 };
+	char *text;
+
+	text = print_to_string(&sum, false, true);
+	ck_assert_str_eq(text, "ust record: no trace was written (is 'app' linked with libust?)\n");
+	free(text);
+	text = print_to_string(&sum, true, true);
+	ck_assert_str_eq(text, "");
+	free(text);
+}
+END_TEST
+
+START_TEST(test_print_traces)
+{
+	struct ust_trace_summary t[] = {
+		{ .dir = "/o/a-1", .events = 1000000, .bytes = 12476416 },
+		{ .dir = "/o/b-2", .events = 1, .lost = 1, .bytes = 100,
+		  .packets_dropped = 1, .error = "disk full" },
+	};
+	struct ust_summary sum = { .traces = t, .nr = 2 };
+	char *text;
+
+	text = print_to_string(&sum, false, true);
+	ck_assert_str_eq(text,
+		"ust record: 2 traces, 1000001 events written, 1 lost, 11.9 MiB, 1 packet dropped\n"
+		"ust record:   /o/a-1  (1000000 events, 0 lost)\n"
+		"ust record:   /o/b-2  (1 event, 1 lost, 1 packet dropped)\n"
+		"ust record: error: /o/b-2: disk full\n"
+		"ust record: 1 event was lost: the buffers filled up; raise --subbuf-size or --subbuf-count\n");
+	free(text);
+	/* Overwrite mode loses on purpose: no hint. */
+	sum.nr = 1;
+	t[0].lost = 5;
+	text = print_to_string(&sum, false, false);
+	ck_assert_str_eq(text,
+		"ust record: 1 trace, 1000000 events written, 5 lost, 11.9 MiB\n"
+		"ust record:   /o/a-1  (1000000 events, 5 lost)\n");
+	free(text);
+}
+END_TEST
+
+START_TEST(test_print_units)
+{
+	static const struct {
+		uint64_t bytes;
+		const char *text;
+	} cases[] = {
+		{ 0, "0 B" }, { 1023, "1023 B" }, { 1024, "1.0 KiB" },
+		{ 1536, "1.5 KiB" }, { 1048576, "1.0 MiB" },
+		{ 3ull << 30, "3.0 GiB" }, { 5ull << 40, "5.0 TiB" },
+		{ 2048ull << 40, "2048.0 TiB" },
+	};
+	struct ust_trace_summary t = { .dir = "/d" };
+	struct ust_summary sum = { .traces = &t, .nr = 1 };
+	char want[128], *text;
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		t.bytes = cases[i].bytes;
+		text = print_to_string(&sum, false, true);
+		snprintf(want, sizeof(want),
+			 "ust record: 1 trace, 0 events written, 0 lost, %s\n",
+			 cases[i].text);
+		ck_assert_str_eq(strtok(text, "\n"), strtok(want, "\n"));
+		free(text);
+	}
+}
+END_TEST
+
+static Suite *summary_suite(void)
+{
+	Suite *s = suite_create("summary");
+	TCase *tc = tcase_create("dir");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_dir_create);
+	tcase_add_test(tc, test_dir_stale_reused);
+	tcase_add_test(tc, test_dir_not_ours);
+	tcase_add_test(tc, test_dir_remove);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("read");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_read_sorted);
+	tcase_add_test(tc, test_read_errors);
+	tcase_add_test(tc, test_read_missing_dir);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("print");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_print_none);
+	tcase_add_test(tc, test_print_traces);
+	tcase_add_test(tc, test_print_units);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(summary_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

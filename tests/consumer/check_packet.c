@@ -1,0 +1,424 @@
+/*
+ * check_packet.c - unit tests of common/packet.c: payload layouts and the
+ * packet walker, on packets crafted byte by byte.
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include <check.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_run.h"
+#include "packet.h"
+
+#define HDR		sizeof(struct ust_packet_header)
+#define WRAP		(1ull << UST_EV_TS_BITS)
+
+static const uint8_t uuid[16] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16 };
+
+/* A packet under construction, with the reader clock a CTF reader keeps. */
+struct pkt {
+	uint8_t b[4096];
+	size_t len;
+};
+
+static struct ust_packet_header *ph(struct pkt *p)
+{
+	return (struct ust_packet_header *)p->b;
+}
+
+static void pkt_init(struct pkt *p, uint64_t begin, uint64_t end)
+{
+	memset(p, 0, sizeof(*p));
+	ph(p)->magic = UST_CTF_MAGIC;
+	memcpy(ph(p)->uuid, uuid, 16);
+	ph(p)->stream_id = 3;
+	ph(p)->timestamp_begin = begin;
+	ph(p)->timestamp_end = end;
+	p->len = HDR;
+}
+
+/* Close: content and packet sizes as the consumer writes them. */
+static size_t pkt_close(struct pkt *p)
+{
+	ph(p)->content_size = p->len * 8;
+	ph(p)->packet_size = p->len * 8;
+	return p->len;
+}
+
+static void put(struct pkt *p, const void *v, size_t n)
+{
+	memcpy(p->b + p->len, v, n);
+	p->len += n;
+}
+
+static void compact(struct pkt *p, uint32_t id, uint64_t ts, int32_t vtid)
+{
+	uint32_t w = id | (uint32_t)(ts << 5);
+
+	put(p, &w, 4);
+	put(p, &vtid, 4);
+}
+
+static void extended(struct pkt *p, uint32_t id, uint64_t ts, int32_t vtid)
+{
+	uint8_t tag = UST_EV_EXTENDED;
+
+	put(p, &tag, 1);
+	put(p, &id, 4);
+	put(p, &ts, 8);
+	put(p, &vtid, 4);
+}
+
+static const char *layouts[41];
+static struct ust_layout_table table = { layouts, 41 };
+
+static void setup(void)
+{
+	memset(layouts, 0, sizeof(layouts));
+	layouts[0] = "F4";
+	layouts[2] = "S F2";
+	layouts[4] = "";
+	layouts[40] = "";
+}
+
+/* Records seen by the callback. */
+static struct ust_record_view seen[16];
+static int nr_seen;
+
+static int collect(const struct ust_record_view *rec, void *arg)
+{
+	(void)arg;
+	if (nr_seen < 16)
+		seen[nr_seen] = *rec;
+	nr_seen++;
+	return 0;
+}
+
+static int walk(struct pkt *p, size_t len, struct ust_walk_result *res)
+{
+	nr_seen = 0;
+	return ust_packet_walk(p->b, len, uuid, 3, &table, collect, NULL, res);
+}
+
+START_TEST(test_layout_check)
+{
+	static const char *good[] = { "", "F4", "S", "F4 S F8", "F0", "S S", "F1073741824" };
+	static const char *bad[] = { " F4", "F4 ", "F4  S", "F", "Fx", "X", "SS",
+				     "F4S", "F99999999999", "F1073741825", "F-1", "f4" };
+	size_t i;
+
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		ck_assert_msg(ust_layout_check(good[i]) == 0, "'%s' rejected", good[i]);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(ust_layout_check(bad[i]) == -EINVAL, "'%s' accepted", bad[i]);
+	ck_assert_int_eq(ust_layout_check(NULL), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_layout_size)
+{
+	static const uint8_t buf[] = "abcdhi\0xyZ";	/* F4, "hi", F2, spare */
+
+	ck_assert_int_eq(ust_layout_payload_size("F4 S F2", buf, sizeof(buf)), 9);
+	ck_assert_int_eq(ust_layout_payload_size("F4 S F2", buf, 9), 9);
+	ck_assert_int_eq(ust_layout_payload_size("F4 S F2", buf, 8), -1);
+	ck_assert_int_eq(ust_layout_payload_size("", buf, 0), 0);
+	ck_assert_int_eq(ust_layout_payload_size("F0", buf, 0), 0);
+	/* The string is not terminated within the first 6 bytes. */
+	ck_assert_int_eq(ust_layout_payload_size("F4 S", buf, 6), -1);
+	ck_assert_int_eq(ust_layout_payload_size("S", buf, 4), -1);
+	ck_assert_int_eq(ust_layout_payload_size("F4 X", buf, sizeof(buf)), -1);
+	ck_assert_int_eq(ust_layout_payload_size("F11", buf, 10), -1);
+}
+END_TEST
+
+START_TEST(test_walk_good)
+{
+	struct ust_walk_result res;
+	struct pkt p;
+	uint64_t begin = 5 * WRAP - 100, t1 = begin + 50, t2 = 5 * WRAP + 10;
+	uint64_t t3 = t2 + 10 * WRAP, t4 = t3 + WRAP - 1;
+	int32_t v = -7;
+	uint16_t two = 0xbeef;
+
+	pkt_init(&p, begin, t4 + 5);
+	compact(&p, 0, t1, 11);
+	put(&p, &v, 4);
+	compact(&p, 2, t2, 12);			/* low 27 bits wrap */
+	put(&p, "hello", 6);
+	put(&p, &two, 2);
+	extended(&p, 40, t3, 13);		/* big gap, id > 30 */
+	compact(&p, 0, t4, 14);			/* 2^27 - 1 later: one wrap */
+	put(&p, &v, 4);
+	ck_assert_int_eq(walk(&p, pkt_close(&p), &res), 0);
+	ck_assert_uint_eq(res.nr_records, 4);
+	ck_assert_uint_eq(res.last_timestamp, t4);
+	ck_assert_int_eq(nr_seen, 4);
+	ck_assert_uint_eq(seen[0].timestamp, t1);
+	ck_assert_uint_eq(seen[1].timestamp, t2);
+	ck_assert_uint_eq(seen[2].timestamp, t3);
+	ck_assert_uint_eq(seen[3].timestamp, t4);
+	ck_assert_uint_eq(seen[1].id, 2);
+	ck_assert_uint_eq(seen[2].id, 40);
+	ck_assert_int_eq(seen[0].vtid, 11);
+	ck_assert_int_eq(seen[3].vtid, 14);
+	ck_assert_uint_eq(seen[1].payload_size, 8);
+	ck_assert_str_eq((const char *)seen[1].payload, "hello");
+	ck_assert_uint_eq(seen[2].payload_size, 0);
+	ck_assert_uint_eq(seen[0].offset, HDR);
+	ck_assert_uint_eq(seen[1].offset, HDR + 12);
+}
+END_TEST
+
+START_TEST(test_walk_empty_and_padded)
+{
+	struct ust_walk_result res;
+	struct pkt p;
+
+	pkt_init(&p, 10, 10);
+	ck_assert_int_eq(walk(&p, pkt_close(&p), &res), 0);
+	ck_assert_uint_eq(res.nr_records, 0);
+	/* A buffer longer than the packet, packet_size padded: still fine. */
+	ph(&p)->packet_size = 1024 * 8;
+	ck_assert_int_eq(walk(&p, 1024, &res), 0);
+}
+END_TEST
+
+START_TEST(test_walk_truncated)
+{
+	struct ust_walk_result res;
+	struct pkt p;
+	int32_t v = 1;
+
+	pkt_init(&p, 0, 100);
+	compact(&p, 0, 1, 1);
+	put(&p, &v, 4);
+	compact(&p, 0, 2, 1);
+	put(&p, &v, 2);				/* half the payload */
+	ck_assert_int_eq(walk(&p, pkt_close(&p), &res), -EINVAL);
+	ck_assert_uint_eq(res.error_offset, HDR + 12);
+	ck_assert_ptr_nonnull(strstr(res.error, "runs past"));
+	ck_assert_int_eq(nr_seen, 1);
+
+	/* Only 2 bytes of a header. */
+	pkt_init(&p, 0, 100);
+	put(&p, &v, 2);
+	ck_assert_int_eq(walk(&p, pkt_close(&p), &res), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(res.error, "header truncated"));
+
+	/* An extended header cut short. */
+	pkt_init(&p, 0, 100);
+	extended(&p, 0, 5, 1);
+	p.len -= 6;
+	ck_assert_int_eq(walk(&p, pkt_close(&p), &res), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(res.error, "truncated"));
+}
+END_TEST
+
+START_TEST(test_walk_unknown_id)
+{
+	struct ust_walk_result res;
+	struct pkt p;
+
+	pkt_init(&p, 0, 100);
+	compact(&p, 1, 1, 1);			/* no layout for id 1 */
+	ck_assert_int_eq(walk(&p, pkt_close(&p), &res), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(res.error, "unknown event id 1"));
+
+	pkt_init(&p, 0, 100);
+	extended(&p, 1000, 1, 1);		/* beyond the table */
+	ck_assert_int_eq(walk(&p, pkt_close(&p), &res), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(res.error, "unknown event id 1000"));
+
+	pkt_init(&p, 0, 100);
+	compact(&p, 0, 1, 1);
+	ck_assert_int_eq(ust_packet_walk(p.b, pkt_close(&p), uuid, 3, NULL,
+					 NULL, NULL, &res), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_walk_bad_header)
+{
+	struct ust_walk_result res;
+	struct pkt p;
+	size_t len;
+
+	pkt_init(&p, 0, 100);
+	len = pkt_close(&p);
+	ph(&p)->magic = 0xc1fc1fc2;
+	ck_assert_int_eq(walk(&p, len, &res), -EINVAL);
+	ck_assert_str_eq(res.error, "bad magic 0xc1fc1fc2");
+
+	pkt_init(&p, 0, 100);
+	len = pkt_close(&p);
+	ph(&p)->uuid[7] ^= 1;
+	ck_assert_int_eq(walk(&p, len, &res), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(res.error, "uuid"));
+
+	pkt_init(&p, 0, 100);
+	len = pkt_close(&p);
+	ph(&p)->stream_id = 4;
+	ck_assert_int_eq(walk(&p, len, &res), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(res.error, "stream id 4"));
+
+	pkt_init(&p, 0, 100);
+	ck_assert_int_eq(walk(&p, HDR - 1, &res), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(res.error, "shorter than its header"));
+
+	pkt_init(&p, 100, 99);			/* ends before it begins */
+	ck_assert_int_eq(walk(&p, pkt_close(&p), &res), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(res.error, "timestamp_end"));
+}
+END_TEST
+
+START_TEST(test_walk_bad_sizes)
+{
+	struct ust_walk_result res;
+	struct pkt p;
+	size_t len;
+
+	pkt_init(&p, 0, 100);
+	len = pkt_close(&p);
+	ph(&p)->content_size = (len + 1) * 8;	/* content_size > len */
+	ph(&p)->packet_size = (len + 1) * 8;
+	ck_assert_int_eq(walk(&p, len, &res), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(res.error, "content_size"));
+
+	ph(&p)->content_size = len * 8 - 3;	/* not whole bytes */
+	ck_assert_int_eq(walk(&p, len, &res), -EINVAL);
+
+	ph(&p)->content_size = (HDR - 1) * 8;	/* inside the header */
+	ck_assert_int_eq(walk(&p, len, &res), -EINVAL);
+
+	ph(&p)->content_size = len * 8;
+	ph(&p)->packet_size = len * 8 - 8;	/* smaller than the content */
+	ck_assert_int_eq(walk(&p, len, &res), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(res.error, "packet_size"));
+
+	ph(&p)->packet_size = len * 8 + 4;	/* not a multiple of 8 */
+	ck_assert_int_eq(walk(&p, len + 1, &res), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_walk_time)
+{
+	struct ust_walk_result res;
+	struct pkt p;
+
+	/* Extended timestamp going backwards. */
+	pkt_init(&p, 1000, 5000);
+	compact(&p, 4, 2000, 1);
+	extended(&p, 40, 1500, 1);
+	ck_assert_int_eq(walk(&p, pkt_close(&p), &res), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(res.error, "backwards"));
+	ck_assert_uint_eq(res.error_offset, HDR + 8);
+
+	/* Extended timestamp before timestamp_begin. */
+	pkt_init(&p, 1000, 5000);
+	extended(&p, 40, 999, 1);
+	ck_assert_int_eq(walk(&p, pkt_close(&p), &res), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(res.error, "backwards"));
+
+	/* A compact value below the clock's low bits reads as a wrap... */
+	pkt_init(&p, 1000, 5000);
+	compact(&p, 4, 999, 1);
+	ck_assert_int_eq(walk(&p, pkt_close(&p), &res), -EINVAL);
+	/* ...and so lands after timestamp_end. */
+	ck_assert_ptr_nonnull(strstr(res.error, "after timestamp_end"));
+
+	/* Past timestamp_end without a wrap. */
+	pkt_init(&p, 1000, 5000);
+	compact(&p, 4, 5001, 1);
+	ck_assert_int_eq(walk(&p, pkt_close(&p), &res), -EINVAL);
+
+	/* Exactly at both bounds is fine. */
+	pkt_init(&p, 1000, 5000);
+	compact(&p, 4, 1000, 1);
+	extended(&p, 40, 5000, 1);
+	ck_assert_int_eq(walk(&p, pkt_close(&p), &res), 0);
+}
+END_TEST
+
+START_TEST(test_walk_strings)
+{
+	struct ust_walk_result res;
+	struct pkt p;
+
+	pkt_init(&p, 0, 100);
+	compact(&p, 2, 1, 1);
+	put(&p, "abc", 3);			/* no NUL before the end */
+	ck_assert_int_eq(walk(&p, pkt_close(&p), &res), -EINVAL);
+	ck_assert_ptr_nonnull(strstr(res.error, "runs past"));
+
+	/* The NUL exists, but only beyond content_size. */
+	pkt_init(&p, 0, 100);
+	compact(&p, 2, 1, 1);
+	put(&p, "abc", 4);
+	p.len -= 1;
+	ck_assert_int_eq(walk(&p, pkt_close(&p), &res), -EINVAL);
+
+	/* Padding bits of an extended header must be zero. */
+	pkt_init(&p, 0, 100);
+	extended(&p, 40, 1, 1);
+	p.b[HDR] |= 0x20;
+	ck_assert_int_eq(walk(&p, pkt_close(&p), &res), -EINVAL);
+}
+END_TEST
+
+static int stop_at_second(const struct ust_record_view *rec, void *arg)
+{
+	int *n = arg;
+
+	(void)rec;
+	return ++*n == 2 ? 42 : 0;
+}
+
+START_TEST(test_walk_callback_stops)
+{
+	struct ust_walk_result res;
+	struct pkt p;
+	int n = 0;
+
+	pkt_init(&p, 0, 100);
+	compact(&p, 4, 1, 1);
+	compact(&p, 4, 2, 1);
+	compact(&p, 4, 3, 1);
+	ck_assert_int_eq(ust_packet_walk(p.b, pkt_close(&p), uuid, 3, &table,
+					 stop_at_second, &n, &res), 42);
+	ck_assert_int_eq(n, 2);
+	/* NULL uuid: not checked. */
+	ck_assert_int_eq(ust_packet_walk(p.b, p.len, NULL, 3, &table, NULL,
+					 NULL, &res), 0);
+	ck_assert_uint_eq(res.nr_records, 3);
+}
+END_TEST
+
+static Suite *packet_suite(void)
+{
+	Suite *s = suite_create("packet");
+	TCase *layout = tcase_create("layout");
+	TCase *walker = tcase_create("walk");
+
+	tcase_add_test(layout, test_layout_check);
+	tcase_add_test(layout, test_layout_size);
+	suite_add_tcase(s, layout);
+	tcase_add_checked_fixture(walker, setup, NULL);
+	tcase_add_test(walker, test_walk_good);
+	tcase_add_test(walker, test_walk_empty_and_padded);
+	tcase_add_test(walker, test_walk_truncated);
+	tcase_add_test(walker, test_walk_unknown_id);
+	tcase_add_test(walker, test_walk_bad_header);
+	tcase_add_test(walker, test_walk_bad_sizes);
+	tcase_add_test(walker, test_walk_time);
+	tcase_add_test(walker, test_walk_strings);
+	tcase_add_test(walker, test_walk_callback_stops);
+	suite_add_tcase(s, walker);
+	return s;
+}
+
+int main(void)
+{
+	return check_run(packet_suite());
+}

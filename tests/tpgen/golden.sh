@@ -1,0 +1,27 @@
+#!/bin/sh
+# golden.sh - tpgen's output for tpt.xml, byte for byte.
+#
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# After an intended change of the generated code, regenerate the golden
+# files with `make -C tests/tpgen update-golden` and review the diff.
+
+. "${srcdir:-.}/test-lib.sh"
+
+out=$scratch/out
+mkdir "$out"
+if ! "$TPGEN" -o "$out" "$srcdir/tpt.xml"; then
+	fail "tpgen refused tpt.xml"
+	finish
+fi
+for f in tpt_tp.h tpt_tp.c; do
+	if cmp -s "$srcdir/golden/$f" "$out/$f"; then
+		pass "$f matches golden/$f"
+	else
+		fail "$f differs from golden/$f:"
+		diff -u "$srcdir/golden/$f" "$out/$f"
+	fi
+done
+[ "$(entries "$out")" = "tpt_tp.c
+tpt_tp.h" ] || fail "unexpected files in OUTDIR: $(entries "$out")"
+finish

@@ -1,0 +1,86 @@
+/*
+ * mock-ust.c - a stand-in for libust that records what generated code
+ * passes to it.
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Written in the subset of C that compiles as C99 with -Wall -Wextra
+ * -Werror, since compile.sh builds it outside the project's flags.
+ */
+#include <string.h>
+#include <unistd.h>
+
+#include "mock-ust.h"
+
+struct ust_provider *mock_providers[MOCK_MAX_PROVIDERS];
+unsigned int mock_nr_providers;
+unsigned int mock_nr_writes;
+struct mock_write mock_last;
+int mock_unregister_fd = -1;
+
+int ust_provider_register(struct ust_provider *provider)
+{
+	if (mock_nr_providers == MOCK_MAX_PROVIDERS)
+		return -1;
+	mock_providers[mock_nr_providers++] = provider;
+	return 0;
+}
+
+void ust_provider_unregister(struct ust_provider *provider)
+{
+	size_t len = strlen(provider->facility);
+
+	if (mock_unregister_fd < 0)
+		return;
+	if (write(mock_unregister_fd, provider->facility, len) != (ssize_t)len ||
+	    write(mock_unregister_fd, "\n", 1) != 1)
+		return;
+}
+
+void ust_event_write(struct ust_event_desc *event,
+		     const struct ust_seg *segs, unsigned int nr_segs,
+		     size_t payload_size)
+{
+	struct mock_write *w = &mock_last;
+	unsigned int i;
+
+	memset(w, 0, sizeof(*w));
+	w->event = event;
+	w->nr_segs = nr_segs;
+	w->payload_size = payload_size;
+	for (i = 0; i < nr_segs; i++) {
+		if (i < MOCK_MAX_SEGS)
+			w->segs[i] = segs[i];
+		if (w->seg_total + segs[i].len > MOCK_MAX_PAYLOAD)
+			w->truncated = 1;
+		else
+			memcpy(w->payload + w->seg_total, segs[i].ptr, segs[i].len);
+		w->seg_total += segs[i].len;
+	}
+	mock_nr_writes++;
+}
+
+struct ust_provider *mock_find_provider(const char *facility)
+{
+	unsigned int i;
+
+	for (i = 0; i < mock_nr_providers; i++)
+		if (strcmp(mock_providers[i]->facility, facility) == 0)
+			return mock_providers[i];
+	return NULL;
+}
+
+void mock_enable_all(int enabled)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < mock_nr_providers; i++)
+		for (j = 0; j < mock_providers[i]->nr_events; j++)
+			mock_providers[i]->events[j]->enabled = enabled;
+}
+
+void mock_reset_writes(void)
+{
+	memset(&mock_last, 0, sizeof(mock_last));
+	mock_nr_writes = 0;
+}

@@ -1,0 +1,232 @@
+/*
+ * emit-util.c - helpers shared by the header and source emitters.
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "emit.h"
+
+#define COMMENT_WIDTH 72	/* columns of text after " * " */
+
+/*
+ * Write one character of comment text.  A space goes between '*' and '/'
+ * (comment end), '/' and '*' (-Wcomment) and two '?' (a trigraph under
+ * -std=c99), judged on the previous character of the same line.
+ */
+static void comment_putc(FILE *out, char prev, char c)
+{
+	if ((prev == '*' && c == '/') || (prev == '/' && c == '*') ||
+	    (prev == '?' && c == '?'))
+		fputc(' ', out);
+	fputc(c, out);
+}
+
+/* Length of the word at `s`, which ends at a space or the end. */
+static size_t word_len(const char *s)
+{
+	const char *space = strchr(s, ' ');
+
+	return space ? (size_t)(space - s) : strlen(s);
+}
+
+/*
+ * One paragraph, wrapped.  A word longer than a line gets a line of its
+ * own.  Words never contain spaces, so each starts after one.
+ */
+static void comment_paragraph(FILE *out, const char *text)
+{
+	size_t column = 0, len, i;
+	char prev;
+
+	while (*text) {
+		while (*text == ' ')
+			text++;
+		if (!*text)
+			break;
+		len = word_len(text);
+		if (column && column + 1 + len > COMMENT_WIDTH) {
+			fputc('\n', out);
+			column = 0;
+		}
+		if (column == 0)
+			fputs(" * ", out);
+		else
+			fputc(' ', out);
+		column += (column ? 1 : 0) + len;
+		for (prev = ' ', i = 0; i < len; prev = text[i], i++)
+			comment_putc(out, prev, text[i]);
+		text += len;
+	}
+	fputc('\n', out);
+}
+
+void tp_emit_comment(FILE *out, const char *const *paragraphs, size_t nr)
+{
+	bool first = true;
+	size_t i;
+
+	fputs("/*\n", out);
+	for (i = 0; i < nr; i++) {
+		if (!paragraphs[i])
+			continue;
+		if (!first)
+			fputs(" *\n", out);
+		first = false;
+		comment_paragraph(out, paragraphs[i]);
+	}
+	fputs(" */\n", out);
+}
+
+/*
+ * Printable ASCII goes as is, except '"' and '\\', and '?' which is
+ * escaped so that no trigraph can form.  Every other byte (controls,
+ * UTF-8 sequences) is a three-digit octal escape, which cannot run into a
+ * following digit the way a hexadecimal one does.
+ */
+static void emit_c_string_n(FILE *out, const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i;
+
+	fputc('"', out);
+	for (i = 0; i < len; i++) {
+		if (p[i] == '"' || p[i] == '\\' || p[i] == '?')
+			fprintf(out, "\\%c", p[i]);
+		else if (p[i] >= 0x20 && p[i] < 0x7f)
+			fputc(p[i], out);
+		else
+			fprintf(out, "\\%03o", p[i]);
+	}
+	fputc('"', out);
+}
+
+void tp_emit_c_string(FILE *out, const char *s)
+{
+	emit_c_string_n(out, s, strlen(s));
+}
+
+#define LITERAL_PIECE 64	/* bytes of a wrapped literal, about */
+
+void tp_emit_c_string_wrapped(FILE *out, const char *s, const char *indent)
+{
+	size_t len;
+
+	do {
+		/* Cut after the first space at or past LITERAL_PIECE bytes. */
+		for (len = 0; s[len]; len++)
+			if (len + 1 >= LITERAL_PIECE && s[len] == ' ')
+				break;
+		if (s[len])
+			len++;
+		emit_c_string_n(out, s, len);
+		s += len;
+		if (*s)
+			fprintf(out, "\n%s", indent);
+	} while (*s);
+}
+
+void tp_strlist_addf(struct tp_strlist *list, const char *fmt, ...)
+{
+	char **v, *item;
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vasprintf(&item, fmt, ap);
+	va_end(ap);
+	if (ret < 0) {
+		list->oom = true;
+		return;
+	}
+	v = realloc(list->v, (list->nr + 1) * sizeof(*v));
+	if (!v) {
+		free(item);
+		list->oom = true;
+		return;
+	}
+	v[list->nr++] = item;
+	list->v = v;
+}
+
+void tp_strlist_clear(struct tp_strlist *list)
+{
+	size_t i;
+
+	for (i = 0; i < list->nr; i++)
+		free(list->v[i]);
+	free(list->v);
+	*list = (struct tp_strlist){ 0 };
+}
+
+#define LINE_WIDTH 80
+
+int tp_emit_list(FILE *out, const struct tp_strlist *list, const char *sep,
+		 size_t column, size_t indent)
+{
+	size_t sep_len = strlen(sep), len, i;
+
+	if (list->oom)
+		return -1;
+	for (i = 0; i < list->nr; i++) {
+		len = strlen(list->v[i]);
+		if (i && column + sep_len + len > LINE_WIDTH) {
+			fprintf(out, "%.*s\n", (int)(sep_len - 1), sep);
+			for (column = 0; column + 8 <= indent; column += 8)
+				fputc('\t', out);
+			for (; column < indent; column++)
+				fputc(' ', out);
+		} else if (i) {
+			fputs(sep, out);
+			column += sep_len;
+		}
+		fputs(list->v[i], out);
+		column += len;
+	}
+	return 0;
+}
+
+void tp_event_params(const struct tp_event *event, struct tp_strlist *list)
+{
+	const struct tp_field *f = event->fields.v;
+	const char *ctype;
+	size_t i;
+
+	if (event->fields.nr == 0)
+		tp_strlist_addf(list, "void");
+	for (i = 0; i < event->fields.nr; i++) {
+		ctype = tp_type_c_name(f[i].type);
+		/* "const char *s", but "int32_t a" */
+		tp_strlist_addf(list, "%s%s%s", ctype,
+				ctype[strlen(ctype) - 1] == '*' ? "" : " ",
+				f[i].name);
+	}
+}
+
+void tp_event_args(const struct tp_event *event, struct tp_strlist *list)
+{
+	size_t i;
+
+	for (i = 0; i < event->fields.nr; i++)
+		tp_strlist_addf(list, "%s", event->fields.v[i].name);
+}
+
+int tp_emit_banner(FILE *out, const char *title, const char *description,
+		   const char *input_name)
+{
+	const char *paragraphs[3];
+	char *origin;
+
+	if (asprintf(&origin, "Generated by tpgen from %s; do not edit.",
+		     input_name) < 0)
+		return -1;
+	paragraphs[0] = title;
+	paragraphs[1] = description;
+	paragraphs[2] = origin;
+	tp_emit_comment(out, paragraphs, 3);
+	free(origin);
+	return 0;
+}

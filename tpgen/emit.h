@@ -1,0 +1,83 @@
+/*
+ * emit.h - writing the generated C header and source.
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * The emitters only read a tree that validate.c accepted: every name is a C
+ * identifier that is safe as a parameter.  Everything else that reaches
+ * the output (descriptions, the input file name) goes through
+ * tp_emit_c_string() or tp_emit_comment(), which escape it.  The output
+ * must compile without warnings as C99 and as C++ with -Wall -Wextra.
+ */
+#ifndef TPGEN_EMIT_H
+#define TPGEN_EMIT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "model.h"
+
+/*
+ * Write <fac>_tp.h / <fac>_tp.c.  `input_name` is the base name of the
+ * XML file, quoted in the banner.  Return 0, or -1 when memory ran out;
+ * write errors are left in the stream's error flag.
+ */
+int tp_emit_header(FILE *out, const struct tp_facility *fac,
+		   const char *input_name);
+int tp_emit_source(FILE *out, const struct tp_facility *fac,
+		   const char *input_name);
+
+/* Helpers shared by both emitters (emit-util.c). */
+
+/*
+ * A block comment at column 0 whose paragraphs (NULL ones skipped) are
+ * wrapped at 72 columns and made harmless: no comment end, no nested
+ * comment start, no trigraph.
+ */
+void tp_emit_comment(FILE *out, const char *const *paragraphs, size_t nr);
+
+/*
+ * The opening comment of a generated file: `title`, then `description`
+ * (may be NULL), then where the file comes from.  Returns 0 or -1.
+ */
+int tp_emit_banner(FILE *out, const char *title, const char *description,
+		   const char *input_name);
+
+/* `s` as one C string literal, valid in C99 and C++, quotes included. */
+void tp_emit_c_string(FILE *out, const char *s);
+
+/*
+ * `s` as adjacent literals of about 64 bytes each, cut after spaces, the
+ * ones after the first on new lines after `indent`.
+ */
+void tp_emit_c_string_wrapped(FILE *out, const char *s, const char *indent);
+
+/* A list of strings to write with tp_emit_list(). */
+struct tp_strlist {
+	char **v;
+	size_t nr;
+	bool oom;		/* an item could not be added */
+};
+
+void tp_strlist_addf(struct tp_strlist *list, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void tp_strlist_clear(struct tp_strlist *list);
+
+/*
+ * Write the items separated by `sep` (", ", " + "), the first at `column`
+ * (0-based).  An item that would end past column 80 starts a new line
+ * instead: the separator without its trailing space ends the line, and
+ * tabs then spaces indent the item to column `indent`, kernel style.
+ * Returns -1 when the list is incomplete (out of memory), else 0.
+ */
+int tp_emit_list(FILE *out, const struct tp_strlist *list, const char *sep,
+		 size_t column, size_t indent);
+
+/*
+ * Add the parameters of an event's functions ("int32_t a", "const char
+ * *s"; "void" for none), or the arguments that forward them ("a", "s").
+ */
+void tp_event_params(const struct tp_event *event, struct tp_strlist *list);
+void tp_event_args(const struct tp_event *event, struct tp_strlist *list);
+
+#endif /* TPGEN_EMIT_H */
