@@ -46,7 +46,8 @@ struct chan_info {
 /* The mapping and what the header said, once validated. */
 struct shm_map {
 	uint8_t *base;
-	uint64_t size;			/* bytes mapped and checked */
+	size_t map_size;		/* bytes mapped */
+	uint64_t size;			/* bytes checked: the header's total_size */
 	uint32_t nr_cpus;
 	uint32_t nr_channels;
 	int32_t pid;
@@ -111,6 +112,7 @@ int fail_msg(char *err, size_t errlen, const char *fmt, ...)
 int shm_map_open(struct shm_map *m, int fd, char *err, size_t errlen);
 int shm_header_check(struct shm_map *m, const struct ust_shm_header *h,
 		     char *err, size_t errlen);
+void shm_map_close(struct shm_map *m);
 struct ust_shm_buf *shm_buf(const struct shm_map *m, unsigned int chan,
 			    unsigned int cpu);
 const uint8_t *shm_slot(const struct shm_map *m, unsigned int chan,
@@ -131,11 +133,13 @@ void sanitize_name(char *s);
 /* metadata.c */
 int metadata_write_header(struct consumer *c, int pid);
 void metadata_update(struct consumer *c);
+void metadata_release(struct consumer *c);
 int meta_tsdl_check(const char *tsdl, char *err, size_t errlen);
 
 /* drain.c */
 int streams_init(struct consumer *c);
 void drain_all(struct consumer *c, bool final);
+void streams_release(struct consumer *c);
 uint64_t streams_lost(const struct consumer *c);
 
 #endif /* UST_CONSUMER_H */

@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "consumer.h"
 
@@ -82,6 +83,22 @@ int streams_init(struct consumer *c)
 	}
 	c->scratch = malloc(scratch);
 	return c->scratch ? 0 : -ENOMEM;
+}
+
+/* Close the stream files and free what streams_init() allocated. */
+void streams_release(struct consumer *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nr_streams; i++) {
+		if (c->streams[i].fd >= 0)
+			close(c->streams[i].fd);
+	}
+	free(c->streams);
+	c->streams = NULL;
+	c->nr_streams = 0;
+	free(c->scratch);
+	c->scratch = NULL;
 }
 
 /* Sum of the last events_discarded of every stream: the records lost. */

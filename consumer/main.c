@@ -27,7 +27,6 @@
 #include "consumer.h"
 
 #define READ_TIMER_DEFAULT	1000L		/* us */
-#define READ_TIMER_MAX		60000000L	/* one minute */
 
 struct options {
 	int shm_fd;
@@ -87,12 +86,21 @@ static int options_check(poptContext pc, struct options *o)
 		return usage_error(pc, "--pid is required");
 	if (!o->output)
 		return usage_error(pc, "--output is required");
-	if (o->read_timer < 1 || o->read_timer > READ_TIMER_MAX)
-		return usage_error(pc, "--read-timer must be 1..60000000 microseconds");
+	if (o->read_timer < UST_READ_TIMER_MIN_US || o->read_timer > UST_READ_TIMER_MAX_US)
+		return usage_error(pc, "--read-timer must be %u..%u microseconds",
+				   UST_READ_TIMER_MIN_US, UST_READ_TIMER_MAX_US);
 	if (o->clock && ust_clock_parse(o->clock, &o->session_clock))
 		return usage_error(pc, "invalid --clock '%s' (expected KIND:FREQ:OFFSET_S:OFFSET:UUID)",
 				   o->clock);
 	return 0;
+}
+
+/* popt gives string arguments as heap copies. */
+static void options_release(struct options *o)
+{
+	free(o->output);
+	free(o->clock);
+	free(o->summary_dir);
 }
 
 static int options_parse(int argc, const char **argv, struct options *o)
@@ -133,6 +141,8 @@ static int options_parse(int argc, const char **argv, struct options *o)
 	else
 		ret = options_check(pc, o);
 	poptFreeContext(pc);
+	if (ret)
+		options_release(o);
 	return ret;
 }
 
@@ -210,8 +220,6 @@ static int consumer_start(struct consumer *c, const struct options *o)
 	char err[160];
 	int ret;
 
-	c->out_fd = -1;
-	c->meta_fd = -1;
 	ret = shm_map_open(&c->shm, o->shm_fd, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, CONSUMER_NAME ": shared memory rejected: %s\n", err);
@@ -232,6 +240,17 @@ static int consumer_start(struct consumer *c, const struct options *o)
 		snprintf(c->error, sizeof(c->error), "consumer could not start: %s",
 			 strerror(-ret));
 	return ret;
+}
+
+/* Free everything: exit is near, but sanitizers should see no leak. */
+static void consumer_release(struct consumer *c)
+{
+	streams_release(c);
+	metadata_release(c);
+	shm_map_close(&c->shm);
+	if (c->out_fd >= 0)
+		close(c->out_fd);
+	free(c->out_path);
 }
 
 /*
@@ -292,6 +311,8 @@ int main(int argc, const char **argv)
 		detach();
 	signals_setup(&runmask);
 	memset(&c, 0, sizeof(c));
+	c.out_fd = -1;
+	c.meta_fd = -1;
 	if (o.summary_dir) {
 		sumfd = open(o.summary_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (sumfd < 0)
@@ -311,7 +332,11 @@ int main(int argc, const char **argv)
 			perror(CONSUMER_NAME ": chdir /");
 		consumer_run(&c, &o, pidfd, &runmask);
 	}
-	if (sumfd >= 0)
+	if (sumfd >= 0) {
 		summary_write(&c, sumfd, o.pid);
+		close(sumfd);
+	}
+	consumer_release(&c);
+	options_release(&o);
 	return ret ? EXIT_FAILURE : EXIT_SUCCESS;
 }

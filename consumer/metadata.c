@@ -451,6 +451,26 @@ static void meta_read_new(struct consumer *c, uint64_t used)
 	free(text);
 }
 
+/* Close `metadata` and free the layout tables. */
+void metadata_release(struct consumer *c)
+{
+	unsigned int ch;
+	uint32_t id;
+
+	for (ch = 0; ch < c->shm.nr_channels; ch++) {
+		struct ust_layout_table *t = &c->shm.chan[ch].table;
+
+		for (id = 0; id < t->nr; id++)
+			free((char *)t->layouts[id]);
+		free(t->layouts);
+		t->layouts = NULL;
+		t->nr = 0;
+	}
+	if (c->meta_fd >= 0)
+		close(c->meta_fd);
+	c->meta_fd = -1;
+}
+
 /*
  * Append what libust added to the metadata log since the last call.
  * Cheap when nothing changed: one load.

@@ -90,11 +90,11 @@ static int channel_check(const struct shm_map *m,
 	    ch->subbuf_size > UST_SUBBUF_MAX)
 		return fail_msg(err, errlen, "channel %u: bad sub-buffer size %u",
 				  i, ch->subbuf_size);
-	if (!ust_is_pow2(ch->subbuf_count) || ch->subbuf_count < 2 ||
-	    ch->subbuf_count > (1u << 20))
+	if (!ust_is_pow2(ch->subbuf_count) || ch->subbuf_count < UST_SUBBUF_COUNT_MIN ||
+	    ch->subbuf_count > UST_SUBBUF_COUNT_MAX)
 		return fail_msg(err, errlen, "channel %u: bad sub-buffer count %u",
 				  i, ch->subbuf_count);
-	/* nr_cpus <= 2^12, size <= 2^30, count <= 2^20: no overflow. */
+	/* nr_cpus <= 2^12, size <= 2^30, count <= 2^16: no overflow. */
 	data_len = (uint64_t)ch->subbuf_size * ch->subbuf_count * m->nr_cpus;
 	bufs_len = (uint64_t)sizeof(struct ust_shm_buf) * m->nr_cpus;
 	if (ch->bufs_offset % 64 || !range_ok(ch->bufs_offset, bufs_len, m->size))
@@ -222,14 +222,20 @@ int shm_map_open(struct shm_map *m, int fd, char *err, size_t errlen)
 	if (p == MAP_FAILED)
 		return fail_msg(err, errlen, "mmap: %s", strerror(errno));
 	m->base = p;
+	m->map_size = (size_t)st.st_size;
 	m->size = (uint64_t)st.st_size;
 	memcpy(&h, m->base, sizeof(h));
 	ret = shm_header_check(m, &h, err, errlen);
-	if (ret) {
-		munmap(p, (size_t)st.st_size);
-		m->base = NULL;
-	}
+	if (ret)
+		shm_map_close(m);
 	return ret;
+}
+
+void shm_map_close(struct shm_map *m)
+{
+	if (m->base)
+		munmap(m->base, m->map_size);
+	m->base = NULL;
 }
 
 const struct ust_shm_header *shm_header(const struct shm_map *m)

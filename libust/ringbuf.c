@@ -58,7 +58,7 @@ static __thread int8_t ust_tls_rseq_state
 	__attribute__((tls_model("initial-exec")));	/* 0 new, 1 ok, -1 failed */
 
 _Static_assert(offsetof(struct ust_copy_plan, nr_segs) == 32, "plan layout");
-_Static_assert(offsetof(struct ust_copy2_plan, len2) == 40, "plan layout");
+_Static_assert(offsetof(struct ust_copy2_plan, seq) == 56, "plan layout");
 _Static_assert(sizeof(struct ust_packet_header) == 84, "packet header");
 _Static_assert(sizeof(struct ust_packet_close) == 32, "packet close");
 _Static_assert(offsetof(struct ust_shm_buf, commit) == 0, "commit pair");
@@ -189,6 +189,10 @@ static int buffer_switch(const struct ust_session *s,
 		    UST_PACKET_CLOSE_OFFSET;
 	plan.src2 = &close;
 	plan.len2 = sizeof(close);
+	plan.seq_dst = (uint64_t *)((uint8_t *)plan.dst1 +
+				    offsetof(struct ust_packet_header,
+					     packet_seq_num));
+	plan.seq = ph.packet_seq_num;
 	(void)ust_rseq_copy2_commit(rs, cpu, &buf->commit.offset, off,
 				    _mm_set_epi64x((long long)ts,
 						   (long long)(new_start +

@@ -53,7 +53,13 @@ struct ust_copy_plan {
 	size_t nr_segs;
 };
 
-/* What a packet switch copies: two blocks to two places. */
+/*
+ * What a packet switch writes: first the new packet's sequence number,
+ * with one 8-byte store, so that a switch aborted half-way through the
+ * header always leaves a header that differs from the slot's previous
+ * one (the consumer's torn-copy check in overwrite mode compares them);
+ * then two blocks to two places.
+ */
 struct ust_copy2_plan {
 	void *dst1;
 	const void *src1;
@@ -61,6 +67,8 @@ struct ust_copy2_plan {
 	void *dst2;
 	const void *src2;
 	size_t len2;
+	uint64_t *seq_dst;
+	uint64_t seq;
 };
 
 /*
@@ -163,6 +171,9 @@ static inline int ust_rseq_copy2_commit(struct rseq *rs, uint32_t cpu,
 		"jnz %l[abort]\n\t"
 		"cmpq %[expect], (%[commit])\n\t"
 		"jnz %l[abort]\n\t"
+		"movq 48(%[plan]), %%rdi\n\t"
+		"movq 56(%[plan]), %%rax\n\t"
+		"movq %%rax, (%%rdi)\n\t"		/* the new sequence number */
 		"movq 0(%[plan]), %%rdi\n\t"
 		"movq 8(%[plan]), %%rsi\n\t"
 		"movq 16(%[plan]), %%rcx\n\t"

@@ -156,7 +156,7 @@ struct ust_session *ust_session_map(const struct ust_config *cfg, int *fd)
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;
-	*fd = memfd_create("ust-trace", MFD_CLOEXEC);
+	*fd = memfd_create("ust-trace", MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (*fd < 0)
 		goto err_free;
 	if (ftruncate(*fd, (off_t)total) < 0)

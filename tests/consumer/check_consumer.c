@@ -131,6 +131,8 @@ START_TEST(test_shm_channel)
 	EXPECT_REJECT("sub-buffer count");
 	f.chan->subbuf_count = 3;
 	EXPECT_REJECT("sub-buffer count");
+	f.chan->subbuf_count = UST_SUBBUF_COUNT_MAX * 2;
+	EXPECT_REJECT("sub-buffer count");
 	*f.chan = good;
 	f.chan->subbuf_count = 8;	/* data would run past the mapping */
 	EXPECT_REJECT("data outside");

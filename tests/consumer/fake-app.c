@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/pidfd.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -435,6 +436,9 @@ int main(int argc, char **argv)
 		die("pidfd_open");
 	status = run_scenario(&r);
 	write_expect(&r);
+	free(r.expect_buf);
+	munmap(r.f.base, r.f.size);
+	close(r.f.fd);
 	printf("consumer_status=%d\nchild_pid=%d\n", status, (int)r.child);
 	return 0;
 }

@@ -219,7 +219,7 @@ int fake_shm_write(struct fake_shm *f, uint32_t cpu, uint32_t id, uint64_t ts,
 		   int32_t vtid, const void *payload, size_t len, int64_t value)
 {
 	struct ust_shm_buf *b = &f->bufs[cpu];
-	uint8_t hdr[UST_EV_EXTENDED_SIZE + UST_EV_CONTEXT_SIZE], *dst;
+	uint8_t hdr[UST_EV_HEADER_MAX], *dst;
 	uint64_t off;
 	size_t hlen;
 	int ret;
@@ -227,9 +227,10 @@ int fake_shm_write(struct fake_shm *f, uint32_t cpu, uint32_t id, uint64_t ts,
 	for (;;) {
 		off = b->commit.offset;
 		hlen = ust_ev_header_encode(hdr, id, ts, b->commit.last_ts, vtid);
-		if ((off % f->subbuf_size) + hlen + len <= f->subbuf_size)
+		/* As libust: a record ends strictly inside its sub-buffer. */
+		if ((off % f->subbuf_size) + hlen + len < f->subbuf_size)
 			break;
-		if (hlen + len + HDR_SIZE > f->subbuf_size) {
+		if (hlen + len + HDR_SIZE >= f->subbuf_size) {
 			__atomic_fetch_add(&b->lost_big, 1, __ATOMIC_RELAXED);
 			return -E2BIG;
 		}

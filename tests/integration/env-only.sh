@@ -32,3 +32,21 @@ wait $pid
 UST_TRACE='*' UST_OUTPUT=/proc/ust-no-such-dir "$STRESS" -n 100000 \
 	>"$WORK/out3" 2>"$WORK/err3" || fail "stress failed: $(cat "$WORK/err3")"
 grep -q "attempted=100000" "$WORK/out3" || fail "program did not finish"
+
+# 4. No consumer to start: one clear line, and the program runs untraced.
+UST_TRACE='*' UST_OUTPUT="$WORK/t4" UST_CONSUMERD=/nonexistent/ust-consumerd \
+	"$STRESS" -n 1000 >"$WORK/out4" 2>"$WORK/err4" ||
+	fail "stress failed: $(cat "$WORK/err4")"
+grep -q "attempted=1000" "$WORK/out4" || fail "program did not finish"
+[ "$(cat "$WORK/err4")" = "ust: cannot start '/nonexistent/ust-consumerd': No such file or directory; tracing disabled" ] ||
+	fail "message: $(cat "$WORK/err4")"
+
+# 5. A bad setting is reported and replaced by the default.
+UST_TRACE='*' UST_OUTPUT="$WORK/t5" UST_SUBBUF_SIZE=3000 "$STRESS" -n 10 \
+	>"$WORK/out5" 2>"$WORK/err5" &
+pid=$!
+wait $pid || fail "stress failed"
+wait_consumer $pid
+grep -qx "ust: ignoring UST_SUBBUF_SIZE='3000': must be a power of two from 4096 to 1073741824" "$WORK/err5" ||
+	fail "message: $(cat "$WORK/err5")"
+$CHECK "$WORK/t5" --traces 1 --complete 1 10 >/dev/null || fail "trace with default size"
