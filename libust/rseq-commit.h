@@ -43,6 +43,43 @@
 
 #include <ust/tracepoint.h>
 
+/*
+ * Start of a sequence: its descriptor (struct rseq_cs: version, flags,
+ * start, length, abort address) in a data section, arming it by storing
+ * the descriptor's address in the rseq area, then the two checks.  Label
+ * 1 is the start; any preemption, migration or signal between 1 and 2
+ * sends the thread to 4, the abort handler.
+ */
+#define UST_RSEQ_BEGIN							\
+	".pushsection __ust_rseq_cs, \"aw\"\n\t"				\
+	".balign 32\n\t"							\
+	"3:\n\t"								\
+	".long 0, 0\n\t"							\
+	".quad 1f, (2f - 1f), 4f\n\t"					\
+	".popsection\n\t"							\
+	"leaq 3b(%%rip), %%rax\n\t"						\
+	"movq %%rax, %c[cs_off](%[rs])\n\t"	/* arm the sequence */	\
+	"1:\n\t"								\
+	"cmpl %[cpu], %c[cpu_off](%[rs])\n\t"	/* still on this CPU? */	\
+	"jnz %l[abort]\n\t"							\
+	"cmpq %[expect], (%[commit])\n\t"	/* nobody committed since? */	\
+	"jnz %l[abort]\n\t"
+
+/*
+ * End of a sequence: the commit, one 16-byte store, is its last
+ * instruction (label 2 follows it); the abort handler sits in its own text
+ * section behind the RSEQ_SIG signature the kernel checks.
+ */
+#define UST_RSEQ_COMMIT_END						\
+	"movdqa %[pair], (%[commit])\n\t"	/* commit: one store */		\
+	"2:\n\t"								\
+	".pushsection __ust_rseq_failure, \"ax\"\n\t"			\
+	".byte 0x0f, 0xb9, 0x3d\n\t"		/* ud1 with the signature */	\
+	".long 0x53053053\n\t"						\
+	"4:\n\t"								\
+	"jmp %l[abort]\n\t"							\
+	".popsection\n\t"
+
 /* What one record commit copies: a header built on the stack, then the
  * caller's payload segments, all contiguous at `dst`. */
 struct ust_copy_plan {
@@ -83,19 +120,7 @@ int ust_rseq_copy_commit(struct rseq *rs, uint32_t cpu, uint64_t *commit,
 			 const struct ust_copy_plan *plan)
 {
 	__asm__ __volatile__ goto(
-		".pushsection __ust_rseq_cs, \"aw\"\n\t"
-		".balign 32\n\t"
-		"3:\n\t"
-		".long 0, 0\n\t"			/* version, flags */
-		".quad 1f, (2f - 1f), 4f\n\t"		/* start, length, abort */
-		".popsection\n\t"
-		"leaq 3b(%%rip), %%rax\n\t"
-		"movq %%rax, %c[cs_off](%[rs])\n\t"	/* arm the sequence */
-		"1:\n\t"
-		"cmpl %[cpu], %c[cpu_off](%[rs])\n\t"	/* still on this CPU? */
-		"jnz %l[abort]\n\t"
-		"cmpq %[expect], (%[commit])\n\t"	/* nobody committed since? */
-		"jnz %l[abort]\n\t"
+		UST_RSEQ_BEGIN
 		"movq 0(%[plan]), %%rdi\n\t"
 		"movq 8(%[plan]), %%rsi\n\t"
 		"movq 16(%[plan]), %%rcx\n\t"
@@ -128,14 +153,7 @@ int ust_rseq_copy_commit(struct rseq *rs, uint32_t cpu, uint64_t *commit,
 		"decq %%r9\n\t"
 		"jmp 5b\n\t"
 		"8:\n\t"
-		"movdqa %[pair], (%[commit])\n\t"	/* commit: one store */
-		"2:\n\t"
-		".pushsection __ust_rseq_failure, \"ax\"\n\t"
-		".byte 0x0f, 0xb9, 0x3d\n\t"		/* ud1 with the signature */
-		".long 0x53053053\n\t"
-		"4:\n\t"
-		"jmp %l[abort]\n\t"
-		".popsection\n\t"
+		UST_RSEQ_COMMIT_END
 		: /* no outputs */
 		: [rs] "r" (rs), [cpu] "r" (cpu), [commit] "r" (commit),
 		  [expect] "r" (expect), [pair] "x" (pair), [plan] "r" (plan),
@@ -158,19 +176,7 @@ static inline int ust_rseq_copy2_commit(struct rseq *rs, uint32_t cpu,
 					const struct ust_copy2_plan *plan)
 {
 	__asm__ __volatile__ goto(
-		".pushsection __ust_rseq_cs, \"aw\"\n\t"
-		".balign 32\n\t"
-		"3:\n\t"
-		".long 0, 0\n\t"
-		".quad 1f, (2f - 1f), 4f\n\t"
-		".popsection\n\t"
-		"leaq 3b(%%rip), %%rax\n\t"
-		"movq %%rax, %c[cs_off](%[rs])\n\t"
-		"1:\n\t"
-		"cmpl %[cpu], %c[cpu_off](%[rs])\n\t"
-		"jnz %l[abort]\n\t"
-		"cmpq %[expect], (%[commit])\n\t"
-		"jnz %l[abort]\n\t"
+		UST_RSEQ_BEGIN
 		"movq 48(%[plan]), %%rdi\n\t"
 		"movq 56(%[plan]), %%rax\n\t"
 		"movq %%rax, (%%rdi)\n\t"		/* the new sequence number */
@@ -182,14 +188,7 @@ static inline int ust_rseq_copy2_commit(struct rseq *rs, uint32_t cpu,
 		"movq 32(%[plan]), %%rsi\n\t"
 		"movq 40(%[plan]), %%rcx\n\t"
 		"rep movsb\n\t"
-		"movdqa %[pair], (%[commit])\n\t"	/* commit: one store */
-		"2:\n\t"
-		".pushsection __ust_rseq_failure, \"ax\"\n\t"
-		".byte 0x0f, 0xb9, 0x3d\n\t"
-		".long 0x53053053\n\t"
-		"4:\n\t"
-		"jmp %l[abort]\n\t"
-		".popsection\n\t"
+		UST_RSEQ_COMMIT_END
 		: /* no outputs */
 		: [rs] "r" (rs), [cpu] "r" (cpu), [commit] "r" (commit),
 		  [expect] "r" (expect), [pair] "x" (pair), [plan] "r" (plan),
