@@ -32,6 +32,14 @@ done
 
 expect_fail 2 "ust record: invalid --event '': empty pattern" -- \
 	"$UST" record -o "$tmp/out" -e "" -- $cmd
+expect_fail 2 "ust record: invalid --event 'a:*,b:*': one pattern per -e, without ','" -- \
+	"$UST" record -o "$tmp/out" -e 'a:*,b:*' -- $cmd
+many=
+i=0
+while [ $i -lt 65 ]; do many="$many -e p$i"; i=$((i + 1)); done
+# shellcheck disable=SC2086
+expect_fail 2 "ust record: too many --event patterns: at most 64" -- \
+	"$UST" record -o "$tmp/out" $many -- $cmd
 expect_fail 2 "ust record: invalid --output '': empty path" -- \
 	"$UST" record -o "" -- $cmd
 
