@@ -21,11 +21,13 @@ $CHECK "$WORK/t" --traces 1 >"$WORK/check" || fail "$(cat "$WORK/check")"
 grep -q "100 events, 0 discarded.*{'stress:text': 100}" "$WORK/check" ||
 	fail "pattern: $(cat "$WORK/check")"
 
-# 2. No UST_TRACE: no directory, no consumer.
-UST_OUTPUT="$WORK/none" "$STRESS" -n 100 >/dev/null &
+# 2. No UST_TRACE: no directory, no consumer, no mapping.
+UST_OUTPUT="$WORK/none" "$STRESS" -n 100 >"$WORK/out2" &
 pid=$!
 wait $pid
 [ ! -e "$WORK/none" ] || fail "a directory was created without UST_TRACE"
+grep -q "mapped=0" "$WORK/out2" || fail "shared memory mapped without UST_TRACE"
+grep -q "mapped=1" "$WORK/out" || fail "no shared memory with UST_TRACE"
 ! pgrep -f "ust-consumerd .*--pid $pid " >/dev/null || fail "consumer started"
 
 # 3. Unwritable output: the program runs to completion all the same.

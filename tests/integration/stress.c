@@ -15,7 +15,8 @@
  *   -r  RATE: at most RATE events per millisecond per thread
  *   -g  a 20 kHz timer signal whose handler records stress:handler
  *   -v  record one stress:values event with extreme values and exit
- * At exit it prints "attempted=N handler=M" on stdout.
+ * At exit it prints "attempted=N handler=M mapped=B" on stdout, B being 1
+ * when libust's shared memory (memfd "ust-trace") is mapped, else 0.
  */
 #include <fcntl.h>
 #include <limits.h>
@@ -118,6 +119,19 @@ static void map_progress(const char *path)
 	close(fd);
 }
 
+static int ust_memory_mapped(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+	int found = 0;
+
+	while (f && fgets(line, sizeof(line), f))
+		found |= strstr(line, "memfd:ust-trace") != NULL;
+	if (f)
+		fclose(f);
+	return found;
+}
+
 static void run_workload(void)
 {
 	pthread_t th[64];
@@ -131,9 +145,9 @@ static void run_workload(void)
 		pthread_join(th[i], NULL);
 	if (with_signal)
 		stop_timer();
-	printf("attempted=%llu handler=%llu\n",
+	printf("attempted=%llu handler=%llu mapped=%d\n",
 	       (unsigned long long)(nr_threads * nr_events + handler_events),
-	       (unsigned long long)handler_events);
+	       (unsigned long long)handler_events, ust_memory_mapped());
 	fflush(stdout);
 }
 
