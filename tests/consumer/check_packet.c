@@ -134,6 +134,80 @@ START_TEST(test_layout_size)
 }
 END_TEST
 
+/* Arrays, sequences, tags and variants (grammar in common/layout.c). */
+START_TEST(test_layout_compound_check)
+{
+	static const char *good[] = {
+		"A3[F2]", "Q4[F4 S]", "Q1[]", "A2[Q1[S]]", "T1 V0[0:F4|1:S|2:]",
+		"F4 T2 S V0[65535:F8]", "Q2[T1 V0[0:F1|1:F2]]",
+		"T8 V0[18446744073709551615:S]", "A1[A1[A1[A1[F1]]]]",
+	};
+	static const char *bad[] = {
+		"A0[F1]", "A65536[F1]", "A3[F2", "A3F2]", "A3[F2]]", "Q3[F1]",
+		"Q4", "Q4[F1 ]", "V0[0:F4]", "T1 V1[0:F4]", "T1 V0[0F4]",
+		"T1 V0[]", "T1 V0[0:F4|]", "T3", "T1 V0[0:F4", "V", "[F4]",
+		"T1 V0[18446744073709551616:F1]", "T1 V0[0:F1] V1[0:F1]",
+	};
+	char deep[128] = "", tags[128] = "";
+	size_t i, len;
+
+	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+		ck_assert_msg(ust_layout_check(good[i]) == 0, "'%s' rejected", good[i]);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		ck_assert_msg(ust_layout_check(bad[i]) == -EINVAL, "'%s' accepted", bad[i]);
+	/* Nesting is bounded: 16 levels pass, 17 do not. */
+	for (i = 0; i < 17; i++)
+		strcat(deep, "A1[");
+	strcat(deep, "F1");
+	for (i = 0; i < 17; i++)
+		strcat(deep, "]");
+	ck_assert_int_eq(ust_layout_check(deep), -EINVAL);
+	len = strlen(deep);
+	deep[len - 1] = '\0';
+	ck_assert_int_eq(ust_layout_check(deep + 3), 0);
+	/* So are tag slots: 16 pass, 17 do not. */
+	for (i = 0; i < 17; i++)
+		strcat(tags, i ? " T1" : "T1");
+	ck_assert_int_eq(ust_layout_check(tags), -EINVAL);
+	tags[strlen(tags) - 3] = '\0';
+	ck_assert_int_eq(ust_layout_check(tags), 0);
+}
+END_TEST
+
+START_TEST(test_layout_compound_size)
+{
+	/* Q2: length 2, then two { int32, string } elements. */
+	static const uint8_t seq[] = { 2, 0, 1, 0, 0, 0, 'a', 0, 2, 0, 0, 0, 0, 9 };
+	/* A2 of { tag u8, variant: 0 -> 1 byte, 1 -> 2 bytes }. */
+	static const uint8_t arr[] = { 0, 7, 1, 8, 9, 5 };
+	/* A sequence claiming 2^32-1 empty elements, and one of 2^32-1 bytes. */
+	static const uint8_t huge[] = { 0xff, 0xff, 0xff, 0xff, 1 };
+	static const uint8_t tag[] = { 2, 'h', 'i', 0, 3 };
+
+	ck_assert_int_eq(ust_layout_payload_size("Q2[F4 S]", seq, sizeof(seq)), 13);
+	ck_assert_int_eq(ust_layout_payload_size("Q2[F4 S]", seq, 12), -1);
+	ck_assert_int_eq(ust_layout_payload_size("Q1[F4]", seq, sizeof(seq)), 9);
+	ck_assert_int_eq(ust_layout_payload_size("A3[F2]", seq, sizeof(seq)), 6);
+	ck_assert_int_eq(ust_layout_payload_size("A2[T1 V0[0:F1|1:F2]]", arr,
+						 sizeof(arr)), 5);
+	ck_assert_int_eq(ust_layout_payload_size("Q4[]", huge, sizeof(huge)), 4);
+	ck_assert_int_eq(ust_layout_payload_size("Q4[F1]", huge, sizeof(huge)), -1);
+	/* The tag selects the option; no option for the value is corrupt. */
+	ck_assert_int_eq(ust_layout_payload_size("T1 V0[1:F1|2:S]", tag,
+						 sizeof(tag)), 4);
+	ck_assert_int_eq(ust_layout_payload_size("T1 V0[1:F1|2:S] F1", tag,
+						 sizeof(tag)), 5);
+	ck_assert_int_eq(ust_layout_payload_size("T1 V0[0:F1|1:S]", tag,
+						 sizeof(tag)), -1);
+	/* A two-byte tag reads little endian: 0x6802 = 26626. */
+	ck_assert_int_eq(ust_layout_payload_size("T2 V0[26626:F2|2:F1]", tag,
+						 sizeof(tag)), 4);
+	/* Syntax errors are errors with data too. */
+	ck_assert_int_eq(ust_layout_payload_size("A2[F1", arr, sizeof(arr)), -1);
+	ck_assert_int_eq(ust_layout_payload_size("Q1[F1", seq, sizeof(seq)), -1);
+}
+END_TEST
+
 START_TEST(test_walk_good)
 {
 	struct ust_walk_result res;
@@ -403,6 +477,8 @@ static Suite *packet_suite(void)
 
 	tcase_add_test(layout, test_layout_check);
 	tcase_add_test(layout, test_layout_size);
+	tcase_add_test(layout, test_layout_compound_check);
+	tcase_add_test(layout, test_layout_compound_size);
 	suite_add_tcase(s, layout);
 	tcase_add_checked_fixture(walker, setup, NULL);
 	tcase_add_test(walker, test_walk_good);
