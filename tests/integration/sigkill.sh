@@ -13,10 +13,10 @@ progress_sum() {	# file: sum of the 4 per-thread counters
 	od -An -t u8 -N 32 "$1" 2>/dev/null | awk '{ for (i = 1; i <= NF; i++) s += $i } END { print s + 0 }'
 }
 
-run_and_kill() {	# name, seconds after the first event, stress options...
-	name=$1 delay=$2
-	shift 2
-	"$UST" record -o "$WORK/$name" --subbuf-size 256k --subbuf-count 16 -- \
+run_and_kill() {	# name, seconds after the first event, sub-buffers, stress options...
+	name=$1 delay=$2 count=$3
+	shift 3
+	"$UST" record -o "$WORK/$name" --subbuf-size 256k --subbuf-count "$count" -- \
 		"$STRESS" -t 4 -k -p "$WORK/$name.progress" "$@" \
 		>/dev/null 2>"$WORK/$name.err" &
 	rec=$!
@@ -61,8 +61,9 @@ check_full() {	# name
 }
 
 for i in 1 2; do
-	run_and_kill paced$i 0.$((3 + i)) -r 500
+	# 32 MiB per CPU: over a second of slack if the consumer is starved.
+	run_and_kill paced$i 0.$((3 + i)) 128 -r 500
 	$CHECK "$WORK/paced$i" --traces 1 --progress "$WORK/paced$i.progress" 4
-	run_and_kill full$i 0.0$((2 + i))
+	run_and_kill full$i 0.0$((2 + i)) 16
 	check_full full$i
 done
