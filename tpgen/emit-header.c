@@ -8,7 +8,9 @@
  * the application calls.  When the event is disabled a call costs one
  * load of the descriptor's `enabled` word and one predicted branch.
  */
+#include <ctype.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "emit.h"
 
@@ -27,10 +29,31 @@ static int emit_banner(FILE *out, const struct tp_facility *fac,
 }
 
 /*
+ * Host-size integers are recorded with the sizes of the machine tpgen ran
+ * on: the header refuses to build on another ABI rather than record
+ * sizes that the metadata does not declare.
+ */
+static void emit_abi_check(FILE *out, const struct tp_facility *fac)
+{
+	fprintf(out,
+		"\n"
+		"/* tpgen recorded host-size integers with this ABI's sizes. */\n"
+		"#if __SIZEOF_INT__ != %u || __SIZEOF_LONG__ != %u || \\\n"
+		"    __SIZEOF_SIZE_T__ != %u || __SIZEOF_POINTER__ != %u || \\\n"
+		"    %sdefined(__CHAR_UNSIGNED__)\n"
+		"#error \"%s_tp.h was generated for another ABI: run tpgen again\"\n"
+		"#endif\n",
+		tp_host_size(TP_CTYPE_INT), tp_host_size(TP_CTYPE_LONG),
+		tp_host_size(TP_CTYPE_SIZE_T), tp_host_size(TP_CTYPE_POINTER),
+		tp_host_char_is_signed() ? "" : "!", fac->name);
+}
+
+/*
  * The guard keeps the facility name's case, so that facilities whose
  * names differ only in case cannot share it.
  */
-static void emit_prologue(FILE *out, const struct tp_facility *fac)
+static void emit_prologue(FILE *out, const struct tp_facility *fac,
+			  const struct tp_features *feat)
 {
 	fprintf(out,
 		"#ifndef UST_TP_%s_H\n"
@@ -38,12 +61,99 @@ static void emit_prologue(FILE *out, const struct tp_facility *fac)
 		"\n"
 		"#include <stdint.h>\n"
 		"#include <stddef.h>\n"
-		"#include <ust/tracepoint.h>\n"
-		"\n"
-		"#ifdef __cplusplus\n"
-		"extern \"C\" {\n"
-		"#endif\n",
-		fac->name, fac->name);
+		"%s"
+		"#include <ust/tracepoint.h>\n",
+		fac->name, fac->name, feat->host ? "#include <sys/types.h>\n" : "");
+	if (feat->host)
+		emit_abi_check(out, fac);
+	fputs("\n"
+	      "#ifdef __cplusplus\n"
+	      "extern \"C\" {\n"
+	      "#endif\n", out);
+}
+
+/* enum app_state { APP_STATE_IDLE = 0, ... }: no trailing comma (C++98). */
+static void emit_enum(FILE *out, const struct tp_facility *fac,
+		      const struct tp_enum *en)
+{
+	const char *c_name = en->c_type + strlen("enum ");
+	size_t i, j;
+
+	fprintf(out, "\n%s {\n", en->c_type);
+	for (i = 0; i < en->nr_labels; i++) {
+		fputc('\t', out);
+		for (j = 0; c_name[j]; j++)
+			fputc(toupper((unsigned char)c_name[j]), out);
+		fputc('_', out);
+		for (j = 0; en->labels[i].name[j]; j++)
+			fputc(toupper((unsigned char)en->labels[i].name[j]), out);
+		fprintf(out, " = %lld%s\n", en->labels[i].value,
+			i + 1 < en->nr_labels ? "," : "");
+	}
+	fputs("};\n", out);
+	(void)fac;
+}
+
+/* Which typedefs are declared already: they may refer to later ones. */
+struct decl_state {
+	const struct tp_facility *fac;
+	bool *typedef_done;
+	bool oom;
+};
+
+static void emit_typedef_structs(FILE *out, struct decl_state *st, size_t i);
+
+/* The struct declarations `type` needs, innermost first, then its own. */
+static void emit_structs(FILE *out, struct decl_state *st,
+			 const struct tp_type *type)
+{
+	const struct tp_field_list *fields;
+	char *member;
+	size_t i;
+
+	if (type->kind == TP_TYPE_TYPEREF) {
+		emit_typedef_structs(out, st,
+				     (size_t)(type->u.typeref.def - st->fac->typedefs));
+	} else if (type->kind == TP_TYPE_ARRAY) {
+		emit_structs(out, st, type->u.array.elem);
+	} else if (type->kind == TP_TYPE_STRUCT) {
+		fields = &type->u.structure.fields;
+		for (i = 0; i < fields->nr; i++)
+			emit_structs(out, st, fields->v[i].type);
+		fprintf(out, "\n%s {\n", type->u.structure.c_type);
+		for (i = 0; i < fields->nr; i++) {
+			member = tp_c_member(fields->v[i].type, fields->v[i].name);
+			st->oom = st->oom || !member;
+			fprintf(out, "\t%s;\n", member ? member : "");
+			free(member);
+		}
+		fputs("};\n", out);
+	}
+}
+
+static void emit_typedef_structs(FILE *out, struct decl_state *st, size_t i)
+{
+	if (st->typedef_done[i])
+		return;
+	st->typedef_done[i] = true;
+	emit_structs(out, st, st->fac->typedefs[i].type);
+}
+
+/*
+ * The enums, then the structs of the typedefs (each after those it
+ * contains), then those of each event's fields, which are declared with
+ * the event.
+ */
+static int emit_types(FILE *out, struct decl_state *st)
+{
+	const struct tp_facility *fac = st->fac;
+	size_t i;
+
+	for (i = 0; i < fac->nr_enums; i++)
+		emit_enum(out, fac, &fac->enums[i]);
+	for (i = 0; i < fac->nr_typedefs; i++)
+		emit_typedef_structs(out, st, i);
+	return st->oom ? -1 : 0;
 }
 
 static void emit_epilogue(FILE *out, const struct tp_facility *fac)
@@ -84,14 +194,19 @@ static size_t printed(int n, size_t start)
 	return n > 0 ? start + (size_t)n : start;
 }
 
-static int emit_event(FILE *out, const struct tp_facility *fac,
+static int emit_event(FILE *out, struct decl_state *st,
 		      const struct tp_event *event)
 {
 	struct tp_strlist params = { 0 }, args = { 0 };
+	const struct tp_facility *fac = st->fac;
 	const char *f = fac->name, *e = event->name;
-	size_t column;
+	size_t column, i;
 	int ret = -1;
 
+	for (i = 0; i < event->fields.nr; i++)
+		emit_structs(out, st, event->fields.v[i].type);
+	if (st->oom)
+		return -1;
 	tp_event_params(event, &params);
 	tp_event_args(event, &args);
 	fputc('\n', out);
@@ -123,14 +238,24 @@ out:
 int tp_emit_header(FILE *out, const struct tp_facility *fac,
 		   const char *input_name)
 {
+	struct decl_state st = { .fac = fac };
+	struct tp_features feat;
+	int ret = -1;
 	size_t i;
 
-	if (emit_banner(out, fac, input_name))
-		return -1;
-	emit_prologue(out, fac);
+	tp_facility_features(fac, &feat);
+	st.typedef_done = calloc(fac->nr_typedefs + 1, sizeof(bool));
+	if (!st.typedef_done || emit_banner(out, fac, input_name))
+		goto out;
+	emit_prologue(out, fac, &feat);
+	if (emit_types(out, &st))
+		goto out;
 	for (i = 0; i < fac->nr_events; i++)
-		if (emit_event(out, fac, &fac->events[i]))
-			return -1;
+		if (emit_event(out, &st, &fac->events[i]))
+			goto out;
 	emit_epilogue(out, fac);
-	return 0;
+	ret = 0;
+out:
+	free(st.typedef_done);
+	return ret;
 }

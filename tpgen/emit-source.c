@@ -24,10 +24,13 @@
  *
  * Locals are named __ust_*, which validate.c forbids as field names.
  */
+#include <stdarg.h>
 #include <stdlib.h>
 
 #include "emit.h"
 #include "payload.h"
+
+static void emit_helpers(FILE *out, const struct tp_facility *fac);
 
 static int emit_banner(FILE *out, const struct tp_facility *fac,
 		       const char *input_name)
@@ -43,6 +46,7 @@ static int emit_banner(FILE *out, const struct tp_facility *fac,
 	if (ret)
 		return ret;
 	fprintf(out, "#include \"%s_tp.h\"\n", fac->name);
+	emit_helpers(out, fac);
 	return ret;
 }
 
@@ -103,26 +107,284 @@ static int emit_descriptor(FILE *out, const struct tp_facility *fac,
 	return 0;
 }
 
-/* The packed struct holding one run of fixed-size fields, initialized. */
+/* How a fixed-size field is put in its run's packed struct. */
+enum staging {
+	STAGE_VALUE,	/* a member of the parameter's type, initialized with it */
+	STAGE_ENUM,	/* an integer of the enum's size, from a cast */
+	STAGE_BYTES,	/* bytes, zeroed, then filled by statements */
+};
+
+static enum staging staging_of(const struct tp_type *type)
+{
+	type = tp_type_resolve(type);
+	if (type->kind == TP_TYPE_ENUM)
+		return STAGE_ENUM;
+	if (type->kind == TP_TYPE_FLOAT ||
+	    (type->kind == TP_TYPE_INT && !tp_type_is_swapped(type)))
+		return STAGE_VALUE;
+	return STAGE_BYTES;
+}
+
+/* The fixed-size integer type of an enum's values on the wire. */
+static const char *enum_wire_type(const struct tp_type *type)
+{
+	static const char *const sint[] = {
+		[1] = "int8_t", [2] = "int16_t", [4] = "int32_t", [8] = "int64_t",
+	};
+	static const char *const uint[] = {
+		[1] = "uint8_t", [2] = "uint16_t", [4] = "uint32_t", [8] = "uint64_t",
+	};
+	const struct tp_enum *en = tp_type_resolve(type)->u.enumeration.def;
+
+	return en->is_signed ? sint[en->size] : uint[en->size];
+}
+
+/* Writing the statements that fill STAGE_BYTES members. */
+struct filler {
+	FILE *out;
+	bool oom;
+};
+
+static void indent(FILE *out, unsigned int depth)
+{
+	while (depth--)
+		fputc('\t', out);
+}
+
+static char *fmt(struct filler *f, const char *format, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static char *fmt(struct filler *f, const char *format, ...)
+{
+	va_list ap;
+	char *s;
+	int ret;
+
+	va_start(ap, format);
+	ret = vasprintf(&s, format, ap);
+	va_end(ap);
+	if (ret >= 0)
+		return s;
+	f->oom = true;
+	return NULL;
+}
+
+static void fill(struct filler *f, const struct tp_type *type, const char *dst,
+		 const char *src, unsigned int depth);
+
+/* A scalar at `dst` from the lvalue `src`. */
+static void fill_scalar(struct filler *f, const struct tp_type *type,
+			const char *dst, const char *src, unsigned int depth)
+{
+	indent(f->out, depth);
+	if (type->kind == TP_TYPE_ENUM)
+		fprintf(f->out, "__ust_put_u%u(%s, __ust_cast(uint%u_t, %s));\n",
+			type->u.enumeration.def->size * 8, dst,
+			type->u.enumeration.def->size * 8, src);
+	else if (tp_type_is_swapped(type))
+		fprintf(f->out, "__ust_put_%s%u(%s, &%s);\n",
+			type->u.integer.byte_order == TP_ORDER_BE ? "be" : "le",
+			type->u.integer.size * 8, dst, src);
+	else
+		fprintf(f->out, "__builtin_memcpy(%s, &%s, %zu);\n", dst, src,
+			tp_type_fixed_size(type));
+}
+
+/*
+ * An array: one memcpy() when C lays its elements out as the wire does,
+ * else a loop over them.
+ */
+static void fill_array(struct filler *f, const struct tp_type *type,
+		       const char *dst, const char *src, unsigned int depth)
+{
+	const struct tp_type *elem = type->u.array.elem;
+	char *edst, *esrc;
+
+	if (staging_of(elem) == STAGE_VALUE) {
+		indent(f->out, depth);
+		fprintf(f->out, "__builtin_memcpy(%s, %s, %zu);\n", dst, src,
+			tp_type_fixed_size(type));
+		return;
+	}
+	indent(f->out, depth);
+	fprintf(f->out, "for (size_t __ust_i%u = 0; __ust_i%u < %u; __ust_i%u++) {\n",
+		depth, depth, type->u.array.length, depth);
+	edst = fmt(f, "%s + %zu * __ust_i%u", dst, tp_type_fixed_size(elem), depth);
+	esrc = fmt(f, "%s[__ust_i%u]", src, depth);
+	if (edst && esrc)
+		fill(f, elem, edst, esrc, depth + 1);
+	free(edst);
+	free(esrc);
+	indent(f->out, depth);
+	fputs("}\n", f->out);
+}
+
+/* A struct's members, back to back; `arrow` when `src` is a pointer. */
+static void fill_struct(struct filler *f, const struct tp_type *type,
+			const char *dst, const char *src, bool arrow,
+			unsigned int depth)
+{
+	const struct tp_field_list *fields = &type->u.structure.fields;
+	size_t offset = 0, i;
+	char *mdst, *msrc;
+
+	for (i = 0; i < fields->nr && !f->oom; i++) {
+		mdst = offset ? fmt(f, "%s + %zu", dst, offset) : fmt(f, "%s", dst);
+		msrc = fmt(f, "%s%s%s", src, arrow ? "->" : ".", fields->v[i].name);
+		if (mdst && msrc)
+			fill(f, fields->v[i].type, mdst, msrc, depth);
+		free(mdst);
+		free(msrc);
+		offset += tp_type_fixed_size(fields->v[i].type);
+	}
+}
+
+static void fill(struct filler *f, const struct tp_type *type, const char *dst,
+		 const char *src, unsigned int depth)
+{
+	type = tp_type_resolve(type);
+	if (type->kind == TP_TYPE_ARRAY)
+		fill_array(f, type, dst, src, depth);
+	else if (type->kind == TP_TYPE_STRUCT)
+		fill_struct(f, type, dst, src, false, depth);
+	else
+		fill_scalar(f, type, dst, src, depth);
+}
+
+/*
+ * The statements for a STAGE_BYTES field of run `index`.  Arrays and
+ * structs come by pointer: NULL leaves their bytes zero.
+ */
+static int fill_field(FILE *out, const struct tp_field *field,
+		      unsigned int index)
+{
+	const struct tp_type *type = tp_type_resolve(field->type);
+	struct filler f = { .out = out };
+	char *dst = fmt(&f, "__ust_fixed%u.%s", index, field->name);
+
+	if (!dst)
+		return -1;
+	if (type->kind != TP_TYPE_ARRAY && type->kind != TP_TYPE_STRUCT) {
+		fill_scalar(&f, type, dst, field->name, 1);
+		free(dst);
+		return 0;
+	}
+	fprintf(out, "\tif (%s) {\n", field->name);
+	if (type->kind == TP_TYPE_ARRAY)
+		fill_array(&f, type, dst, field->name, 2);
+	else
+		fill_struct(&f, type, dst, field->name, true, 2);
+	fputs("\t}\n", out);
+	free(dst);
+	return f.oom ? -1 : 0;
+}
+
+/* One member of a run's packed struct, and its initializer. */
+static int emit_fixed_member(FILE *out, const struct tp_field *field,
+			     struct tp_strlist *values)
+{
+	char *member;
+
+	switch (staging_of(field->type)) {
+	case STAGE_VALUE:
+		member = tp_c_member(field->type, field->name);
+		if (!member)
+			return -1;
+		fprintf(out, "\t\t%s;\n", member);
+		free(member);
+		tp_strlist_addf(values, "%s", field->name);
+		break;
+	case STAGE_ENUM:
+		fprintf(out, "\t\t%s %s;\n", enum_wire_type(field->type),
+			field->name);
+		tp_strlist_addf(values, "__ust_cast(%s, %s)",
+				enum_wire_type(field->type), field->name);
+		break;
+	case STAGE_BYTES:
+		fprintf(out, "\t\tunsigned char %s[%zu];\n", field->name,
+			tp_type_fixed_size(field->type));
+		tp_strlist_addf(values, "{ 0 }");
+		break;
+	}
+	return 0;
+}
+
+/*
+ * The packed struct holding one run of fixed-size fields, initialized,
+ * then the statements that fill its byte members.
+ */
 static int emit_fixed_part(FILE *out, const struct tp_event *event,
 			   const struct tp_part *part, unsigned int index)
 {
 	const struct tp_field *f = &event->fields.v[part->first];
 	struct tp_strlist values = { 0 };
-	int ret, column;
+	int ret = 0, column;
 	size_t i;
 
 	fputs("\tstruct __attribute__((packed)) {\n", out);
-	for (i = 0; i < part->nr_fields; i++) {
-		fprintf(out, "\t\t%s %s;\n", tp_type_c_name(f[i].type), f[i].name);
-		tp_strlist_addf(&values, "%s", f[i].name);
-	}
+	for (i = 0; i < part->nr_fields && !ret; i++)
+		ret = emit_fixed_member(out, &f[i], &values);
 	/* The tab counts 8 columns, fprintf() 1. */
 	column = fprintf(out, "\t} __ust_fixed%u = { ", index) + 7;
-	ret = tp_emit_list(out, &values, ", ", (size_t)column, (size_t)column);
+	if (!ret)
+		ret = tp_emit_list(out, &values, ", ", (size_t)column, (size_t)column);
 	fputs(" };\n", out);
 	tp_strlist_clear(&values);
+	for (i = 0; i < part->nr_fields && !ret; i++)
+		if (staging_of(f[i].type) == STAGE_BYTES)
+			ret = fill_field(out, &f[i], index);
 	return ret;
+}
+
+/*
+ * The helpers the probes of this facility use, only those: a cast that
+ * C++ accepts under -Wold-style-cast, stores of enum values, and stores
+ * in a byte order other than the host's (swapped or not at build time).
+ */
+static void emit_put_value(FILE *out, unsigned int bits)
+{
+	fprintf(out, "\nstatic inline void __ust_put_u%u(void *dst, uint%u_t value)\n"
+		"{\n"
+		"\t__builtin_memcpy(dst, &value, sizeof(value));\n"
+		"}\n", bits, bits);
+}
+
+/* A store of `bits` that swaps bytes where the host's order is `other`. */
+static void emit_put_order(FILE *out, const char *order, const char *other,
+			   unsigned int bits)
+{
+	fprintf(out, "\nstatic inline void __ust_put_%s%u(void *dst, const void *src)\n"
+		"{\n"
+		"\tuint%u_t value;\n"
+		"\n"
+		"\t__builtin_memcpy(&value, src, sizeof(value));\n"
+		"#if __BYTE_ORDER__ == __ORDER_%s_ENDIAN__\n"
+		"\tvalue = __builtin_bswap%u(value);\n"
+		"#endif\n"
+		"\t__builtin_memcpy(dst, &value, sizeof(value));\n"
+		"}\n", order, bits, bits, other, bits);
+}
+
+static void emit_helpers(FILE *out, const struct tp_facility *fac)
+{
+	struct tp_features feat;
+	unsigned int size;
+
+	tp_facility_features(fac, &feat);
+	if (feat.enums)
+		fputs("\n#ifdef __cplusplus\n"
+		      "#define __ust_cast(type, value) static_cast<type>(value)\n"
+		      "#else\n"
+		      "#define __ust_cast(type, value) ((type)(value))\n"
+		      "#endif\n", out);
+	for (size = 1; size <= 8; size *= 2) {
+		if (feat.put_u & size)
+			emit_put_value(out, size * 8);
+		if (feat.put_be & size)
+			emit_put_order(out, "be", "LITTLE", size * 8);
+		if (feat.put_le & size)
+			emit_put_order(out, "le", "BIG", size * 8);
+	}
 }
 
 /* The string to record (NULL recorded as "(null)") and its length. */

@@ -189,21 +189,131 @@ int tp_emit_list(FILE *out, const struct tp_strlist *list, const char *sep,
 	return 0;
 }
 
+/*
+ * The declarator of `declarator` of type `type`, element type first:
+ * "uint16_t m[2][3]", "const void *p"; with `konst`, elements read-only:
+ * "const uint16_t (*m)[3]", "const void *const *p".  NULL when out of
+ * memory.  Takes over `declarator`.
+ */
+static char *c_decl(const struct tp_type *type, char *declarator, bool konst)
+{
+	const char *ctype;
+	bool pointer;
+	char *s;
+	int ret;
+
+	if (!declarator)
+		return NULL;
+	type = tp_type_resolve(type);
+	if (type->kind == TP_TYPE_ARRAY) {
+		ret = asprintf(&s, declarator[0] == '*' ? "(%s)[%u]" : "%s[%u]",
+			       declarator, type->u.array.length);
+		free(declarator);
+		return ret < 0 ? NULL : c_decl(type->u.array.elem, s, konst);
+	}
+	ctype = tp_type_c_name(type);
+	pointer = ctype[strlen(ctype) - 1] == '*';
+	ret = asprintf(&s, "%s%s%s%s", konst && !pointer ? "const " : "", ctype,
+		       pointer ? (konst ? "const " : "") : " ", declarator);
+	free(declarator);
+	return ret < 0 ? NULL : s;
+}
+
+char *tp_c_member(const struct tp_type *type, const char *name)
+{
+	return c_decl(type, strdup(name), false);
+}
+
+char *tp_c_param(const struct tp_type *type, const char *name)
+{
+	const struct tp_type *t = tp_type_resolve(type);
+	char *pointer;
+
+	if (t->kind != TP_TYPE_ARRAY && t->kind != TP_TYPE_STRUCT)
+		return c_decl(type, strdup(name), false);
+	if (asprintf(&pointer, "*%s", name) < 0)
+		return NULL;
+	if (t->kind == TP_TYPE_ARRAY)
+		return c_decl(t->u.array.elem, pointer, true);
+	return c_decl(t, pointer, true);
+}
+
 void tp_event_params(const struct tp_event *event, struct tp_strlist *list)
 {
 	const struct tp_field *f = event->fields.v;
-	const char *ctype;
+	char *param;
 	size_t i;
 
 	if (event->fields.nr == 0)
 		tp_strlist_addf(list, "void");
 	for (i = 0; i < event->fields.nr; i++) {
-		ctype = tp_type_c_name(f[i].type);
-		/* "const char *s", but "int32_t a" */
-		tp_strlist_addf(list, "%s%s%s", ctype,
-				ctype[strlen(ctype) - 1] == '*' ? "" : " ",
-				f[i].name);
+		param = tp_c_param(f[i].type, f[i].name);
+		if (!param)
+			list->oom = true;
+		else
+			tp_strlist_addf(list, "%s", param);
+		free(param);
 	}
+}
+
+/*
+ * What the facility's types need from the generated code, recursively.
+ * `probe`: the type is an event field's, so the probes use its helpers
+ * (not so for unused typedefs, whose helpers clang would call unused).
+ */
+static void scan_type(const struct tp_type *type, struct tp_features *feat,
+		      bool nested, bool probe)
+{
+	unsigned int size;
+	size_t i;
+
+	type = tp_type_resolve(type);
+	switch (type->kind) {
+	case TP_TYPE_INT:
+		size = type->u.integer.size;
+		feat->host = feat->host || type->u.integer.ctype != TP_CTYPE_FIXED;
+		if (probe && tp_type_is_swapped(type) &&
+		    type->u.integer.byte_order == TP_ORDER_BE)
+			feat->put_be |= size;
+		else if (probe && tp_type_is_swapped(type))
+			feat->put_le |= size;
+		break;
+	case TP_TYPE_ENUM:
+		feat->enums = feat->enums || probe;
+		if (probe && nested)
+			feat->put_u |= type->u.enumeration.def->size;
+		break;
+	case TP_TYPE_ARRAY:
+		scan_type(type->u.array.elem, feat, true, probe);
+		break;
+	case TP_TYPE_STRUCT:
+		for (i = 0; i < type->u.structure.fields.nr; i++)
+			scan_type(type->u.structure.fields.v[i].type, feat, true,
+				  probe);
+		break;
+	default:
+		break;
+	}
+}
+
+void tp_facility_features(const struct tp_facility *fac,
+			  struct tp_features *feat)
+{
+	size_t i, j;
+
+	*feat = (struct tp_features){ 0 };
+	for (i = 0; i < fac->nr_typedefs; i++)
+		scan_type(fac->typedefs[i].type, feat, false, false);
+	for (i = 0; i < fac->nr_events; i++)
+		for (j = 0; j < fac->events[i].fields.nr; j++)
+			scan_type(fac->events[i].fields.v[j].type, feat, false,
+				  true);
+}
+
+bool tp_type_is_swapped(const struct tp_type *type)
+{
+	return type->kind == TP_TYPE_INT && type->u.integer.size > 1 &&
+	       type->u.integer.byte_order != TP_ORDER_HOST;
 }
 
 void tp_event_args(const struct tp_event *event, struct tp_strlist *list)

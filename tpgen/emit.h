@@ -78,6 +78,31 @@ int tp_emit_list(FILE *out, const struct tp_strlist *list, const char *sep,
  * *s"; "void" for none), or the arguments that forward them ("a", "s").
  */
 void tp_event_params(const struct tp_event *event, struct tp_strlist *list);
+
+/*
+ * C declarations, malloc'ed (NULL when out of memory): a struct member
+ * ("uint16_t m[2][3]", "struct app_point p") and a parameter, where
+ * arrays and structs are passed by pointer to read-only elements
+ * ("const uint16_t *a", "const struct app_point *p").
+ */
+char *tp_c_member(const struct tp_type *type, const char *name);
+char *tp_c_param(const struct tp_type *type, const char *name);
+
+/* What a facility needs in its generated files beyond the basics. */
+struct tp_features {
+	bool host;		/* host-size integers: ABI check, <sys/types.h> */
+	bool enums;		/* enum fields: the probes' cast macro */
+	/* Sizes in bytes (1 | 2 | 4 | 8) of the stores the probes use: */
+	unsigned int put_u;	/* enum values inside arrays and structs */
+	unsigned int put_be;	/* big-endian integers */
+	unsigned int put_le;	/* little-endian integers */
+};
+
+void tp_facility_features(const struct tp_facility *fac,
+			  struct tp_features *feat);
+
+/* An integer whose bytes the probe must put in another order than C's. */
+bool tp_type_is_swapped(const struct tp_type *type);
 void tp_event_args(const struct tp_event *event, struct tp_strlist *list);
 
 #endif /* TPGEN_EMIT_H */

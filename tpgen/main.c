@@ -11,8 +11,11 @@
  *
  *	xml.c		XML syntax
  *	parse.c		the walk into the tree: elements, attribute values
- *	validate.c	names: C identifiers, keywords, uniqueness
+ *	validate.c	names: C identifiers, keywords, uniqueness;
+ *			references, recursion, variant tags, enum values
  *	schema.c	the whole grammar, against facility.rng
+ *	support.c	what this version cannot generate yet
+ *	names.c		C names of enums and structs
  *	output.c	emit-header.c and emit-source.c into temporary
  *			files, renamed when both are complete
  *
@@ -61,7 +64,8 @@ static int run(const char *input, const char *outdir)
 	if (!doc)
 		return EXIT_FAILURE;
 	fac = tp_parse_doc(doc, &diag);
-	if (!fac || tp_validate(fac, &diag) || tp_schema_validate(doc, &diag))
+	if (!fac || tp_validate(fac, &diag) || tp_schema_validate(doc, &diag) ||
+	    tp_prepare(fac, &diag))
 		goto out;
 	if (tp_output_write(fac, outdir, base_name(input), &diag))
 		goto out;

@@ -11,6 +11,8 @@
  * Text, comments and attributes that the walk does not read are left to
  * the schema (schema.c).
  */
+#include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <libxml/tree.h>
@@ -161,38 +163,134 @@ static long parse_small_uint(const char *s, long max)
 	return value;
 }
 
-/* <int size="N" [base="B"]/> and <uint .../>. */
-static void parse_integer(struct walk *w, xmlNodePtr node, struct tp_type *type)
+static struct tp_type *parse_type(struct walk *w, xmlNodePtr node);
+static void parse_fields(struct walk *w, xmlNodePtr node, const char *parent,
+			 struct tp_field_list *fields);
+
+/*
+ * Read a size-like attribute whose values are 1, 2, 4 or 8 (size,
+ * lengthsize) into `*out`.  A missing one is an error when `required`.
+ */
+static void parse_size_attr(struct walk *w, xmlNodePtr node, const char *attr,
+			    bool required, unsigned int *out)
 {
-	char *size = get_attr(w, node, "size");
+	char *text = get_attr(w, node, attr);
+	long value;
+
+	if (!text) {
+		if (required && !w->oom)
+			tp_error(w->diag, node_line(node),
+				 "missing %s in <%s>: expected 1, 2, 4 or 8",
+				 attr, node_name(node));
+		return;
+	}
+	value = parse_small_uint(text, 8);
+	if (value == 1 || value == 2 || value == 4 || value == 8)
+		*out = (unsigned int)value;
+	else
+		tp_error(w->diag, node_line(node),
+			 "invalid %s '%s' in <%s>: expected 1, 2, 4 or 8",
+			 attr, text, node_name(node));
+	free(text);
+}
+
+static void parse_base(struct walk *w, xmlNodePtr node, struct tp_type *type)
+{
 	char *base = get_attr(w, node, "base");
 	long value;
 
-	type->u.integer.is_signed = is_element(node, "int");
-	if (!size) {
+	if (!base)
+		return;
+	value = parse_small_uint(base, 16);
+	if (value == 2 || value == 8 || value == 10 || value == 16)
+		type->u.integer.base = (unsigned int)value;
+	else
 		tp_error(w->diag, node_line(node),
-			 "missing size in <%s>: expected 1, 2, 4 or 8",
-			 node_name(node));
-	} else {
-		value = parse_small_uint(size, 8);
-		if (value == 1 || value == 2 || value == 4 || value == 8)
-			type->u.integer.size = (unsigned int)value;
-		else
-			tp_error(w->diag, node_line(node),
-				 "invalid size '%s' in <%s>: expected 1, 2, 4 or 8",
-				 size, node_name(node));
-	}
-	if (base) {
-		value = parse_small_uint(base, 16);
-		if (value == 2 || value == 8 || value == 10 || value == 16)
-			type->u.integer.base = (unsigned int)value;
-		else
-			tp_error(w->diag, node_line(node),
-				 "invalid base '%s' in <%s>: expected 2, 8, 10 or 16",
-				 base, node_name(node));
-	}
-	free(size);
+			 "invalid base '%s' in <%s>: expected 2, 8, 10 or 16",
+			 base, node_name(node));
 	free(base);
+}
+
+static void parse_byte_order(struct walk *w, xmlNodePtr node,
+			     struct tp_type *type)
+{
+	static const struct {
+		const char *name;
+		enum tp_byte_order order;
+	} orders[] = {
+		{ "host", TP_ORDER_HOST }, { "network", TP_ORDER_BE },
+		{ "le", TP_ORDER_LE }, { "be", TP_ORDER_BE },
+	};
+	char *text = get_attr(w, node, "byte_order");
+	size_t i;
+
+	if (!text)
+		return;
+	for (i = 0; i < sizeof(orders) / sizeof(orders[0]); i++)
+		if (strcmp(text, orders[i].name) == 0)
+			break;
+	if (i < sizeof(orders) / sizeof(orders[0]))
+		type->u.integer.byte_order = orders[i].order;
+	else
+		tp_error(w->diag, node_line(node),
+			 "invalid byte_order '%s' in <%s>: expected host, network, le or be",
+			 text, node_name(node));
+	free(text);
+}
+
+/*
+ * <int [size="N"]/> and <uint .../>: without a size, the C int and
+ * unsigned int.  Both take base and byte_order, as every integer does.
+ */
+static void parse_integer(struct walk *w, xmlNodePtr node, struct tp_type *type)
+{
+	type->u.integer.is_signed = is_element(node, "int");
+	type->u.integer.ctype = TP_CTYPE_INT;
+	type->u.integer.size = tp_host_size(TP_CTYPE_INT);
+	if (xmlHasNsProp(node, (const xmlChar *)"size", NULL))
+		type->u.integer.ctype = TP_CTYPE_FIXED;
+	parse_size_attr(w, node, "size", false, &type->u.integer.size);
+	parse_base(w, node, type);
+	parse_byte_order(w, node, type);
+}
+
+/* The integers of the host's sizes, one element each. */
+static const struct {
+	const char *element;
+	enum tp_int_ctype ctype;
+	bool is_signed;
+} host_integers[] = {
+	{ "long", TP_CTYPE_LONG, true },
+	{ "ulong", TP_CTYPE_LONG, false },
+	{ "size_t", TP_CTYPE_SIZE_T, false },
+	{ "ssize_t", TP_CTYPE_SIZE_T, true },
+	{ "pointer", TP_CTYPE_POINTER, false },
+	{ "char", TP_CTYPE_CHAR, true },
+};
+
+/* <long/>, <pointer/>, ...: pointers show in hexadecimal by default. */
+static void parse_host_integer(struct walk *w, xmlNodePtr node,
+			       struct tp_type *type)
+{
+	size_t i;
+
+	for (i = 0; !is_element(node, host_integers[i].element); i++)
+		;
+	type->u.integer.ctype = host_integers[i].ctype;
+	type->u.integer.is_signed = host_integers[i].is_signed;
+	if (host_integers[i].ctype == TP_CTYPE_CHAR)
+		type->u.integer.is_signed = tp_host_char_is_signed();
+	if (host_integers[i].ctype == TP_CTYPE_POINTER)
+		type->u.integer.base = 16;
+	type->u.integer.size = tp_host_size(host_integers[i].ctype);
+	parse_base(w, node, type);
+	parse_byte_order(w, node, type);
+}
+
+static void parse_float(struct walk *w, xmlNodePtr node, struct tp_type *type)
+{
+	(void)w;
+	type->u.floating.size = is_element(node, "float") ? 4 : 8;
 }
 
 /* <string/>: nothing to read. */
@@ -203,11 +301,166 @@ static void parse_string(struct walk *w, xmlNodePtr node, struct tp_type *type)
 	(void)type;
 }
 
-/* Every element that can stand for a type inside a <field>. */
+/* A reference attribute (<enum ref>, <typeref name>); reported if missing. */
+static char *parse_required(struct walk *w, xmlNodePtr node, const char *attr)
+{
+	char *value = get_attr(w, node, attr);
+
+	if (!value && !w->oom)
+		tp_error(w->diag, node_line(node), "missing %s in <%s>",
+			 attr, node_name(node));
+	return value;
+}
+
+static void parse_enum_ref(struct walk *w, xmlNodePtr node, struct tp_type *type)
+{
+	type->u.enumeration.ref = parse_required(w, node, "ref");
+}
+
+static void parse_typeref(struct walk *w, xmlNodePtr node, struct tp_type *type)
+{
+	type->u.typeref.name = parse_required(w, node, "name");
+}
+
+/*
+ * The one type element among the children of `parent` (a field, typedef,
+ * array, sequence or option), which `what` names in messages.  Reports
+ * none, more than one, and unknown elements (then the reason for a
+ * missing type: not reported twice).  Children other than elements are
+ * the schema's business.
+ */
+static struct tp_type *parse_single_type(struct walk *w, xmlNodePtr parent,
+					 const char *what)
+{
+	struct tp_type *type = NULL, *extra;
+	bool seen = false, unknown = false;
+	xmlNodePtr child;
+
+	for (child = parent->children; child && !w->oom; child = child->next) {
+		if (child->type != XML_ELEMENT_NODE)
+			continue;
+		if (seen) {
+			extra = parse_type(w, child);
+			if (extra)
+				tp_error(w->diag, node_line(child),
+					 "%s has more than one type", what);
+			tp_type_free(extra);
+			continue;
+		}
+		type = parse_type(w, child);
+		seen = type != NULL;
+		unknown = unknown || !type;
+	}
+	if (!seen && !unknown && !w->oom)
+		tp_error(w->diag, node_line(parent), "%s has no type", what);
+	return type;
+}
+
+static void parse_array(struct walk *w, xmlNodePtr node, struct tp_type *type)
+{
+	char *text = get_attr(w, node, "length");
+	long value = text ? parse_small_uint(text, 65535) : -1;
+
+	if (!text && !w->oom)
+		tp_error(w->diag, node_line(node),
+			 "missing length in <array>: expected an integer from 1 to 65535");
+	else if (text && value < 1)
+		tp_error(w->diag, node_line(node),
+			 "invalid length '%s' in <array>: expected an integer from 1 to 65535",
+			 text);
+	else if (text)
+		type->u.array.length = (unsigned int)value;
+	free(text);
+	type->u.array.elem = parse_single_type(w, node, "<array>");
+}
+
+static void parse_sequence(struct walk *w, xmlNodePtr node, struct tp_type *type)
+{
+	parse_size_attr(w, node, "lengthsize", true, &type->u.sequence.lengthsize);
+	type->u.sequence.elem = parse_single_type(w, node, "<sequence>");
+}
+
+static void parse_struct(struct walk *w, xmlNodePtr node, struct tp_type *type)
+{
+	parse_fields(w, node, "struct", &type->u.structure.fields);
+	if (type->u.structure.fields.nr == 0 && !w->oom)
+		tp_error(w->diag, node_line(node), "<struct> has no field");
+}
+
+/*
+ * A named element holding exactly one type (<field name=...>,
+ * <typedef name=...>, <option label=...>): the attribute `attr` into
+ * *name, then the type.  `kind` names the element in messages.
+ */
+static void parse_named_type(struct walk *w, xmlNodePtr node, const char *kind,
+			     const char *attr, int line, char **name,
+			     struct tp_type **type)
+{
+	char *what;
+
+	*name = get_attr(w, node, attr);
+	if (!*name) {
+		if (!w->oom)
+			tp_error(w->diag, line, "%s without a %s", kind, attr);
+		return;
+	}
+	if (asprintf(&what, "%s '%s'", kind, *name) < 0) {
+		w->oom = true;
+		return;
+	}
+	*type = parse_single_type(w, node, what);
+	free(what);
+}
+
+static void parse_option(struct walk *w, xmlNodePtr node, struct tp_type *variant)
+{
+	struct tp_option *option = tp_variant_add_option(variant);
+
+	if (!option) {
+		w->oom = true;
+		return;
+	}
+	option->line = (int)node_line(node);
+	parse_named_type(w, node, "option", "label", option->line,
+			 &option->label, &option->type);
+}
+
+static void parse_variant(struct walk *w, xmlNodePtr node, struct tp_type *type)
+{
+	xmlNodePtr child;
+
+	type->u.variant.tag = parse_required(w, node, "tag");
+	for (child = node->children; child && !w->oom; child = child->next) {
+		if (child->type != XML_ELEMENT_NODE)
+			continue;
+		if (is_element(child, "option"))
+			parse_option(w, child, type);
+		else
+			report_unknown(w, child, "variant");
+	}
+	if (type->u.variant.nr_options == 0 && !w->oom)
+		tp_error(w->diag, node_line(node), "<variant> has no option");
+}
+
+/* Every element that can stand for a type. */
 static const struct type_parser type_parsers[] = {
-	{ "int",	TP_TYPE_INT,	parse_integer },
-	{ "uint",	TP_TYPE_INT,	parse_integer },
-	{ "string",	TP_TYPE_STRING,	parse_string },
+	{ "int",	TP_TYPE_INT,		parse_integer },
+	{ "uint",	TP_TYPE_INT,		parse_integer },
+	{ "long",	TP_TYPE_INT,		parse_host_integer },
+	{ "ulong",	TP_TYPE_INT,		parse_host_integer },
+	{ "size_t",	TP_TYPE_INT,		parse_host_integer },
+	{ "ssize_t",	TP_TYPE_INT,		parse_host_integer },
+	{ "pointer",	TP_TYPE_INT,		parse_host_integer },
+	{ "char",	TP_TYPE_INT,		parse_host_integer },
+	{ "float",	TP_TYPE_FLOAT,		parse_float },
+	{ "double",	TP_TYPE_FLOAT,		parse_float },
+	{ "string",	TP_TYPE_STRING,		parse_string },
+	{ "enum",	TP_TYPE_ENUM,		parse_enum_ref },
+	{ "array",	TP_TYPE_ARRAY,		parse_array },
+	{ "sequence",	TP_TYPE_SEQUENCE,	parse_sequence },
+	{ "struct",	TP_TYPE_STRUCT,		parse_struct },
+	{ "variant",	TP_TYPE_VARIANT,	parse_variant },
+	{ "typeref",	TP_TYPE_TYPEREF,	parse_typeref },
 };
 
 static const struct type_parser *find_type_parser(xmlNodePtr node)
@@ -221,60 +474,148 @@ static const struct type_parser *find_type_parser(xmlNodePtr node)
 }
 
 /*
- * Read the one type element of a field.  Reports a field with no type, or
- * with more than one, and any unknown element (which is then the reason
- * for the missing type: not reported twice).
+ * One type element into a new type, or NULL after reporting an unknown
+ * element (or when memory ran out).  Only integers have a byte order: a
+ * byte_order elsewhere gets a clearer message than the schema's.
  */
-static void parse_field_type(struct walk *w, xmlNodePtr field_node,
-			     struct tp_field *field)
+static struct tp_type *parse_type(struct walk *w, xmlNodePtr node)
 {
-	const struct type_parser *tp;
-	bool seen = false, unknown = false;
-	xmlNodePtr child;
+	const struct type_parser *tp = find_type_parser(node);
+	struct tp_type *type;
 
-	for (child = field_node->children; child; child = child->next) {
-		if (child->type != XML_ELEMENT_NODE)
-			continue;
-		tp = find_type_parser(child);
-		if (!tp) {
-			report_unknown(w, child, "field");
-			unknown = true;
-			continue;
-		}
-		if (seen) {
-			tp_error(w->diag, node_line(child),
-				 "field '%s' has more than one type", field->name);
-			continue;
-		}
-		seen = true;
-		field->type = tp_type_new(tp->kind, (int)node_line(child));
-		if (!field->type) {
-			w->oom = true;
-			return;
-		}
-		tp->parse(w, child, field->type);
+	if (!tp) {
+		report_unknown(w, node, node_name(node->parent));
+		return NULL;
 	}
-	if (!seen && !unknown)
-		tp_error(w->diag, node_line(field_node),
-			 "field '%s' has no type", field->name);
+	type = tp_type_new(tp->kind, (int)node_line(node));
+	if (!type) {
+		w->oom = true;
+		return NULL;
+	}
+	if (tp->kind != TP_TYPE_INT &&
+	    xmlHasNsProp(node, (const xmlChar *)"byte_order", NULL))
+		tp_error(w->diag, node_line(node),
+			 "byte_order in <%s>: only integers have a byte order",
+			 node_name(node));
+	tp->parse(w, node, type);
+	return type;
 }
 
-static void parse_field(struct walk *w, xmlNodePtr node, struct tp_event *event)
+static void parse_field(struct walk *w, xmlNodePtr node,
+			struct tp_field_list *fields)
 {
-	struct tp_field *field = tp_field_list_add(&event->fields);
+	struct tp_field *field = tp_field_list_add(fields);
 
 	if (!field) {
 		w->oom = true;
 		return;
 	}
 	field->line = (int)node_line(node);
-	field->name = get_attr(w, node, "name");
-	if (!field->name) {
-		if (!w->oom)
-			tp_error(w->diag, field->line, "field without a name");
+	parse_named_type(w, node, "field", "name", field->line, &field->name,
+			 &field->type);
+}
+
+/* The <field>s of an event or struct; `parent` names it in messages. */
+static void parse_fields(struct walk *w, xmlNodePtr node, const char *parent,
+			 struct tp_field_list *fields)
+{
+	xmlNodePtr child;
+
+	for (child = node->children; child && !w->oom; child = child->next) {
+		if (child->type != XML_ELEMENT_NODE)
+			continue;
+		if (is_element(child, "field"))
+			parse_field(w, child, fields);
+		else if (strcmp(parent, "event") || !is_element(child, "description"))
+			report_unknown(w, child, parent);
+	}
+}
+
+/*
+ * A label's value: a decimal integer, optionally negative, that fits in
+ * a long long (validate.c checks the enum's range).  Returns -1 when it
+ * is not one.
+ */
+static int parse_label_value(const char *text, long long *value)
+{
+	char *end;
+
+	if (!*text || !(*text == '-' || (*text >= '0' && *text <= '9')))
+		return -1;
+	errno = 0;
+	*value = strtoll(text, &end, 10);
+	return errno || *end ? -1 : 0;
+}
+
+static void parse_label(struct walk *w, xmlNodePtr node, struct tp_enum *en)
+{
+	struct tp_label *label = tp_enum_add_label(en);
+	char *value;
+
+	if (!label) {
+		w->oom = true;
 		return;
 	}
-	parse_field_type(w, node, field);
+	label->line = (int)node_line(node);
+	label->name = get_attr(w, node, "name");
+	if (!label->name) {
+		if (!w->oom)
+			tp_error(w->diag, label->line, "label without a name");
+		return;
+	}
+	value = get_attr(w, node, "value");
+	if (!value && !w->oom)
+		tp_error(w->diag, label->line, "label '%s' without a value",
+			 label->name);
+	else if (value && parse_label_value(value, &label->value))
+		tp_error(w->diag, label->line,
+			 "invalid value '%s' of label '%s': expected a decimal integer",
+			 value, label->name);
+	free(value);
+}
+
+/* <enum name="..." size="N"> <label .../>... </enum> at facility level. */
+static void parse_enum_decl(struct walk *w, xmlNodePtr node,
+			    struct tp_facility *fac)
+{
+	struct tp_enum *en = tp_facility_add_enum(fac);
+	xmlNodePtr child;
+
+	if (!en) {
+		w->oom = true;
+		return;
+	}
+	en->line = (int)node_line(node);
+	en->name = get_attr(w, node, "name");
+	if (!en->name && !w->oom)
+		tp_error(w->diag, en->line, "enum without a name");
+	parse_size_attr(w, node, "size", true, &en->size);
+	for (child = node->children; child && !w->oom; child = child->next) {
+		if (child->type != XML_ELEMENT_NODE)
+			continue;
+		if (is_element(child, "label"))
+			parse_label(w, child, en);
+		else
+			report_unknown(w, child, "enum");
+	}
+	if (en->nr_labels == 0 && !w->oom)
+		tp_error(w->diag, en->line, "enum '%s' has no label",
+			 en->name ? en->name : "");
+}
+
+/* <typedef name="..."> T </typedef> at facility level. */
+static void parse_typedef(struct walk *w, xmlNodePtr node,
+			  struct tp_facility *fac)
+{
+	struct tp_typedef *td = tp_facility_add_typedef(fac);
+
+	if (!td) {
+		w->oom = true;
+		return;
+	}
+	td->line = (int)node_line(node);
+	parse_named_type(w, node, "typedef", "name", td->line, &td->name,
+			 &td->type);
 }
 
 static void parse_loglevel(struct walk *w, xmlNodePtr node,
@@ -312,16 +653,11 @@ static void parse_event(struct walk *w, xmlNodePtr node, struct tp_facility *fac
 	parse_loglevel(w, node, event);
 
 	for (child = node->children; child && !w->oom; child = child->next) {
-		if (child->type != XML_ELEMENT_NODE)
-			continue;
-		if (is_element(child, "field"))
-			parse_field(w, child, event);
-		else if (is_element(child, "description"))
+		if (is_element(child, "description"))
 			parse_description(w, child, "event", &event->description,
 					  &has_description);
-		else
-			report_unknown(w, child, "event");
 	}
+	parse_fields(w, node, "event", &event->fields);
 }
 
 static void parse_facility(struct walk *w, xmlNodePtr root,
@@ -340,6 +676,10 @@ static void parse_facility(struct walk *w, xmlNodePtr root,
 			continue;
 		if (is_element(child, "event"))
 			parse_event(w, child, fac);
+		else if (is_element(child, "enum"))
+			parse_enum_decl(w, child, fac);
+		else if (is_element(child, "typedef"))
+			parse_typedef(w, child, fac);
 		else if (is_element(child, "description"))
 			parse_description(w, child, "facility", &fac->description,
 					  &has_description);

@@ -107,14 +107,102 @@ char *tp_event_layout(const struct tp_event *event)
 
 /*
  * Integers: size in bits; alignment always 8, since records are packed;
- * byte order is the trace's default (the native one).
+ * byte order the trace's default (the native one) unless the field says.
  */
 static void integer_tsdl(FILE *out, const struct tp_type *type)
 {
-	fprintf(out, "integer { size = %u; align = 8; signed = %s; encoding = none; base = %u; }",
+	static const char *const orders[] = {
+		[TP_ORDER_HOST] = "", [TP_ORDER_LE] = " byte_order = le;",
+		[TP_ORDER_BE] = " byte_order = be;",
+	};
+
+	fprintf(out, "integer { size = %u; align = 8; signed = %s; encoding = none; base = %u;%s }",
 		type->u.integer.size * 8,
 		type->u.integer.is_signed ? "true" : "false",
-		type->u.integer.base);
+		type->u.integer.base, orders[type->u.integer.byte_order]);
+}
+
+/* IEEE 754 binary32 and binary64, byte-aligned like everything else. */
+static void float_tsdl(FILE *out, const struct tp_type *type)
+{
+	if (type->u.floating.size == 4)
+		fputs("floating_point { exp_dig = 8; mant_dig = 24; align = 8; }", out);
+	else
+		fputs("floating_point { exp_dig = 11; mant_dig = 53; align = 8; }", out);
+}
+
+/* enum : integer { ... } { "IDLE" = 0, "BUSY" = 1 } */
+static void enum_tsdl(FILE *out, const struct tp_enum *en)
+{
+	size_t i;
+
+	fprintf(out, "enum : integer { size = %u; align = 8; signed = %s; encoding = none; base = 10; } {",
+		en->size * 8, en->is_signed ? "true" : "false");
+	for (i = 0; i < en->nr_labels; i++)
+		fprintf(out, "%s \"%s\" = %lld", i ? "," : "",
+			en->labels[i].name, en->labels[i].value);
+	fputs(" }", out);
+}
+
+static void decl_tsdl(FILE *out, const struct tp_type *type, const char *name);
+
+/* struct { ... } align(8): members byte-packed, names with '_' too. */
+static void struct_tsdl(FILE *out, const struct tp_field_list *fields)
+{
+	size_t i;
+
+	fputs("struct {", out);
+	for (i = 0; i < fields->nr; i++) {
+		fputc(' ', out);
+		decl_tsdl(out, fields->v[i].type, fields->v[i].name);
+	}
+	fputs(" } align(8)", out);
+}
+
+/* The type specifier of a type that is not an array. */
+static void type_tsdl(FILE *out, const struct tp_type *type)
+{
+	switch (type->kind) {
+	case TP_TYPE_INT:
+		integer_tsdl(out, type);
+		break;
+	case TP_TYPE_FLOAT:
+		float_tsdl(out, type);
+		break;
+	case TP_TYPE_STRING:
+		fputs("string", out);
+		break;
+	case TP_TYPE_ENUM:
+		enum_tsdl(out, type->u.enumeration.def);
+		break;
+	case TP_TYPE_STRUCT:
+		struct_tsdl(out, &type->u.structure.fields);
+		break;
+	case TP_TYPE_ARRAY:
+	case TP_TYPE_SEQUENCE:
+	case TP_TYPE_VARIANT:
+	case TP_TYPE_TYPEREF:
+		/* Arrays are declarators; the rest support.c refused. */
+		break;
+	}
+}
+
+/*
+ * "<type> _<name>[N][M];": the element type, then one dimension per
+ * array level, outermost first, as in C.
+ */
+static void decl_tsdl(FILE *out, const struct tp_type *type, const char *name)
+{
+	const struct tp_type *elem = tp_type_resolve(type);
+
+	while (elem->kind == TP_TYPE_ARRAY)
+		elem = tp_type_resolve(elem->u.array.elem);
+	type_tsdl(out, elem);
+	fprintf(out, " _%s", name);
+	for (type = tp_type_resolve(type); type->kind == TP_TYPE_ARRAY;
+	     type = tp_type_resolve(type->u.array.elem))
+		fprintf(out, "[%u]", type->u.array.length);
+	fputc(';', out);
 }
 
 /*
@@ -123,15 +211,7 @@ static void integer_tsdl(FILE *out, const struct tp_type *type)
  */
 void tp_field_tsdl(FILE *out, const struct tp_field *field)
 {
-	switch (field->type->kind) {
-	case TP_TYPE_INT:
-		integer_tsdl(out, field->type);
-		break;
-	case TP_TYPE_STRING:
-		fputs("string", out);
-		break;
-	}
-	fprintf(out, " _%s;", field->name);
+	decl_tsdl(out, field->type, field->name);
 }
 
 char *tp_event_tsdl(const struct tp_event *event)

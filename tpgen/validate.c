@@ -3,7 +3,11 @@
  *
  * SPDX-License-Identifier: GPL-2.0-only
  */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "validate.h"
 
@@ -123,14 +127,19 @@ static bool check_identifier(struct tp_diag *diag, int line, const char *what,
 	return false;
 }
 
-static void check_field_names(const struct tp_event *event,
-			      struct tp_diag *diag)
+/*
+ * The names of a field list: identifiers that can be parameters or
+ * members, unique in the list.  `owner` ends the duplicate message ("in
+ * event 'e'", "in struct").
+ */
+static void check_field_names(const struct tp_field_list *fields,
+			      const char *owner, struct tp_diag *diag)
 {
-	const struct tp_field *f = event->fields.v;
+	const struct tp_field *f = fields->v;
 	const char *problem;
 	size_t i, j;
 
-	for (i = 0; i < event->fields.nr; i++) {
+	for (i = 0; i < fields->nr; i++) {
 		if (!check_identifier(diag, f[i].line, "field", f[i].name))
 			continue;
 		problem = tp_field_name_problem(f[i].name);
@@ -142,8 +151,8 @@ static void check_field_names(const struct tp_event *event,
 		for (j = 0; j < i; j++) {
 			if (strcmp(f[i].name, f[j].name) == 0) {
 				tp_error(diag, f[i].line,
-					 "duplicate field name '%s' in event '%s' (first defined on line %d)",
-					 f[i].name, event->name, f[j].line);
+					 "duplicate field name '%s' %s (first defined on line %d)",
+					 f[i].name, owner, f[j].line);
 				break;
 			}
 		}
@@ -170,14 +179,390 @@ static void check_event_names(const struct tp_facility *fac,
 	}
 }
 
-int tp_validate(const struct tp_facility *fac, struct tp_diag *diag)
+/* Context of the checks of one facility. */
+struct check {
+	struct tp_facility *fac;
+	struct tp_diag *diag;
+	bool oom;
+};
+
+static const struct tp_enum *find_enum(const struct tp_facility *fac,
+				       const char *name)
 {
-	unsigned int errors = diag->nr_errors;
 	size_t i;
+
+	for (i = 0; i < fac->nr_enums; i++)
+		if (strcmp(fac->enums[i].name, name) == 0)
+			return &fac->enums[i];
+	return NULL;
+}
+
+static const struct tp_typedef *find_typedef(const struct tp_facility *fac,
+					     const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < fac->nr_typedefs; i++)
+		if (strcmp(fac->typedefs[i].name, name) == 0)
+			return &fac->typedefs[i];
+	return NULL;
+}
+
+static void check_type(struct check *c, struct tp_type *type);
+
+static void check_options(struct check *c, struct tp_type *type)
+{
+	const struct tp_option *opt = type->u.variant.options;
+	size_t i, j;
+
+	for (i = 0; i < type->u.variant.nr_options; i++) {
+		for (j = 0; j < i; j++) {
+			if (strcmp(opt[i].label, opt[j].label) == 0) {
+				tp_error(c->diag, opt[i].line,
+					 "duplicate option label '%s' in variant (first defined on line %d)",
+					 opt[i].label, opt[j].line);
+				break;
+			}
+		}
+		check_type(c, opt[i].type);
+	}
+}
+
+/* Names and references inside a type; resolves enum and typedef names. */
+static void check_type(struct check *c, struct tp_type *type)
+{
+	size_t i;
+
+	switch (type->kind) {
+	case TP_TYPE_ENUM:
+		type->u.enumeration.def = find_enum(c->fac, type->u.enumeration.ref);
+		if (!type->u.enumeration.def)
+			tp_error(c->diag, type->line, "undefined enum '%s'",
+				 type->u.enumeration.ref);
+		break;
+	case TP_TYPE_TYPEREF:
+		type->u.typeref.def = find_typedef(c->fac, type->u.typeref.name);
+		if (!type->u.typeref.def)
+			tp_error(c->diag, type->line, "undefined typedef '%s'",
+				 type->u.typeref.name);
+		break;
+	case TP_TYPE_ARRAY:
+		check_type(c, type->u.array.elem);
+		break;
+	case TP_TYPE_SEQUENCE:
+		check_type(c, type->u.sequence.elem);
+		break;
+	case TP_TYPE_STRUCT:
+		check_field_names(&type->u.structure.fields, "in struct", c->diag);
+		for (i = 0; i < type->u.structure.fields.nr; i++)
+			check_type(c, type->u.structure.fields.v[i].type);
+		break;
+	case TP_TYPE_VARIANT:
+		check_options(c, type);
+		break;
+	case TP_TYPE_INT:
+	case TP_TYPE_STRING:
+	case TP_TYPE_FLOAT:
+		break;
+	}
+}
+
+/*
+ * Enum and typedef names share one namespace: in C++, enum app_x and
+ * struct app_x would be one name.  `line` and `name` are the second
+ * definition; `what` says what it is.
+ */
+static void check_type_name(struct check *c, const char *what, int line,
+			    const char *name, size_t before_enums,
+			    size_t before_typedefs)
+{
+	const struct tp_facility *fac = c->fac;
+	int first = 0;
+	size_t i;
+
+	for (i = 0; i < before_enums && !first; i++)
+		if (strcmp(fac->enums[i].name, name) == 0)
+			first = fac->enums[i].line;
+	for (i = 0; i < before_typedefs && !first; i++)
+		if (strcmp(fac->typedefs[i].name, name) == 0)
+			first = fac->typedefs[i].line;
+	if (first)
+		tp_error(c->diag, line, "duplicate %s name '%s' (first defined on line %d)",
+			 what, name, first);
+}
+
+/* Two labels whose constants <FAC>_<ENUM>_<LABEL> would be the same. */
+static bool same_constant(const char *a, const char *b)
+{
+	return strcasecmp(a, b) == 0;
+}
+
+/* Whether `value` fits in the enum's size and signedness, and in an int. */
+static void check_label_value(struct check *c, const struct tp_enum *en,
+			      const struct tp_label *label)
+{
+	unsigned int bits = en->size * 8;
+	long long min = 0, max = LLONG_MAX;
+
+	if (en->is_signed && bits < 64) {
+		min = -(1LL << (bits - 1));
+		max = (1LL << (bits - 1)) - 1;
+	} else if (en->is_signed) {
+		min = LLONG_MIN;
+	} else if (bits < 64) {
+		max = (long long)((1ULL << bits) - 1);
+	}
+	if (label->value < min || label->value > max)
+		tp_error(c->diag, label->line,
+			 "value %lld of label '%s' does not fit in enum '%s' (%u byte%s, %s)",
+			 label->value, label->name, en->name, en->size,
+			 en->size == 1 ? "" : "s",
+			 en->is_signed ? "signed" : "unsigned");
+	else if (label->value < INT_MIN || label->value > INT_MAX)
+		tp_error(c->diag, label->line,
+			 "value %lld of label '%s' does not fit in a C int",
+			 label->value, label->name);
+}
+
+static void check_enum(struct check *c, size_t index)
+{
+	struct tp_enum *en = &c->fac->enums[index];
+	const struct tp_label *l = en->labels;
+	size_t i, j;
+
+	if (check_identifier(c->diag, en->line, "enum", en->name))
+		check_type_name(c, "enum", en->line, en->name, index, 0);
+	en->is_signed = false;
+	for (i = 0; i < en->nr_labels; i++)
+		en->is_signed = en->is_signed || l[i].value < 0;
+	for (i = 0; i < en->nr_labels; i++) {
+		if (!check_identifier(c->diag, l[i].line, "label", l[i].name))
+			continue;
+		for (j = 0; j < i; j++) {
+			if (same_constant(l[i].name, l[j].name)) {
+				tp_error(c->diag, l[i].line,
+					 "duplicate label name '%s' in enum '%s' (first defined on line %d)",
+					 l[i].name, en->name, l[j].line);
+				break;
+			}
+		}
+		check_label_value(c, en, &l[i]);
+	}
+}
+
+static void check_typedef(struct check *c, size_t index)
+{
+	struct tp_typedef *td = &c->fac->typedefs[index];
+
+	if (check_identifier(c->diag, td->line, "typedef", td->name))
+		check_type_name(c, "typedef", td->line, td->name,
+				c->fac->nr_enums, index);
+	check_type(c, td->type);
+}
+
+/*
+ * Whether `target` is reachable from `type` through typerefs.  `seen`
+ * marks the typedefs already followed, so that a cycle elsewhere ends the
+ * walk.
+ */
+static bool reaches(const struct tp_facility *fac, const struct tp_type *type,
+		    const struct tp_typedef *target, bool *seen)
+{
+	size_t i;
+
+	switch (type->kind) {
+	case TP_TYPE_TYPEREF:
+		if (type->u.typeref.def == target)
+			return true;
+		i = (size_t)(type->u.typeref.def - fac->typedefs);
+		if (seen[i])
+			return false;
+		seen[i] = true;
+		return reaches(fac, type->u.typeref.def->type, target, seen);
+	case TP_TYPE_ARRAY:
+		return reaches(fac, type->u.array.elem, target, seen);
+	case TP_TYPE_SEQUENCE:
+		return reaches(fac, type->u.sequence.elem, target, seen);
+	case TP_TYPE_STRUCT:
+		for (i = 0; i < type->u.structure.fields.nr; i++)
+			if (reaches(fac, type->u.structure.fields.v[i].type,
+				    target, seen))
+				return true;
+		return false;
+	case TP_TYPE_VARIANT:
+		for (i = 0; i < type->u.variant.nr_options; i++)
+			if (reaches(fac, type->u.variant.options[i].type,
+				    target, seen))
+				return true;
+		return false;
+	case TP_TYPE_INT:
+	case TP_TYPE_STRING:
+	case TP_TYPE_FLOAT:
+	case TP_TYPE_ENUM:
+		break;
+	}
+	return false;
+}
+
+/* Every typedef that contains itself, directly or not, is reported. */
+static void check_recursion(struct check *c)
+{
+	const struct tp_facility *fac = c->fac;
+	bool *seen;
+	size_t i;
+
+	for (i = 0; i < fac->nr_typedefs; i++) {
+		seen = calloc(fac->nr_typedefs, sizeof(*seen));
+		if (!seen) {
+			c->oom = true;
+			return;
+		}
+		if (reaches(fac, fac->typedefs[i].type, &fac->typedefs[i], seen))
+			tp_error(c->diag, fac->typedefs[i].line,
+				 "recursive typedef '%s'", fac->typedefs[i].name);
+		free(seen);
+	}
+}
+
+/*
+ * A variant's tag is an earlier field of its struct whose type is an
+ * enum, and every option label is a label of that enum.
+ */
+static void check_tag(struct check *c, const struct tp_type *variant,
+		      const struct tp_field_list *fields, size_t index)
+{
+	const char *tag = variant->u.variant.tag;
+	const struct tp_type *tag_type = NULL;
+	const struct tp_enum *en;
+	size_t i, j;
+
+	for (i = 0; fields && i < index && !tag_type; i++)
+		if (strcmp(fields->v[i].name, tag) == 0)
+			tag_type = tp_type_resolve(fields->v[i].type);
+	if (!tag_type) {
+		tp_error(c->diag, variant->line,
+			 "variant tag '%s' is not an earlier field of the same struct",
+			 tag);
+		return;
+	}
+	if (tag_type->kind != TP_TYPE_ENUM) {
+		tp_error(c->diag, variant->line, "variant tag '%s' is not an enum",
+			 tag);
+		return;
+	}
+	en = tag_type->u.enumeration.def;
+	for (i = 0; i < variant->u.variant.nr_options; i++) {
+		const struct tp_option *opt = &variant->u.variant.options[i];
+
+		for (j = 0; j < en->nr_labels; j++)
+			if (strcmp(opt->label, en->labels[j].name) == 0)
+				break;
+		if (j == en->nr_labels)
+			tp_error(c->diag, opt->line,
+				 "option label '%s' is not a label of enum '%s'",
+				 opt->label, en->name);
+	}
+}
+
+/*
+ * The variants inside `type`, which is field `index` of `fields` (or not
+ * a field at all when `fields` is NULL).  A typedef's own body is checked
+ * at its typerefs, where its variant has a struct around it.
+ */
+static void check_variants(struct check *c, const struct tp_type *type,
+			   const struct tp_field_list *fields, size_t index)
+{
+	const struct tp_type *resolved = tp_type_resolve(type);
+	size_t i;
+
+	if (resolved->kind == TP_TYPE_VARIANT)
+		check_tag(c, resolved, fields, index);
+	if (type->kind == TP_TYPE_TYPEREF)
+		return;
+	switch (type->kind) {
+	case TP_TYPE_ARRAY:
+		check_variants(c, type->u.array.elem, NULL, 0);
+		break;
+	case TP_TYPE_SEQUENCE:
+		check_variants(c, type->u.sequence.elem, NULL, 0);
+		break;
+	case TP_TYPE_STRUCT:
+		for (i = 0; i < type->u.structure.fields.nr; i++)
+			check_variants(c, type->u.structure.fields.v[i].type,
+				       &type->u.structure.fields, i);
+		break;
+	case TP_TYPE_VARIANT:
+		for (i = 0; i < type->u.variant.nr_options; i++)
+			check_variants(c, type->u.variant.options[i].type, NULL, 0);
+		break;
+	default:
+		break;
+	}
+}
+
+static void check_all_variants(struct check *c)
+{
+	const struct tp_facility *fac = c->fac;
+	const struct tp_type *body;
+	size_t i, j;
+
+	for (i = 0; i < fac->nr_typedefs; i++) {
+		body = fac->typedefs[i].type;
+		if (body->kind == TP_TYPE_VARIANT) {
+			for (j = 0; j < body->u.variant.nr_options; j++)
+				check_variants(c, body->u.variant.options[j].type,
+					       NULL, 0);
+		} else if (body->kind != TP_TYPE_TYPEREF) {
+			check_variants(c, body, NULL, 0);
+		}
+	}
+	for (i = 0; i < fac->nr_events; i++)
+		for (j = 0; j < fac->events[i].fields.nr; j++)
+			check_variants(c, fac->events[i].fields.v[j].type,
+				       &fac->events[i].fields, j);
+}
+
+int tp_validate(struct tp_facility *fac, struct tp_diag *diag)
+{
+	struct check c = { .fac = fac, .diag = diag };
+	unsigned int errors = diag->nr_errors;
+	char *owner;
+	size_t i, j;
 
 	check_identifier(diag, fac->line, "facility", fac->name);
 	check_event_names(fac, diag);
-	for (i = 0; i < fac->nr_events; i++)
-		check_field_names(&fac->events[i], diag);
+	for (i = 0; i < fac->nr_enums; i++)
+		check_enum(&c, i);
+	for (i = 0; i < fac->nr_typedefs; i++)
+		check_typedef(&c, i);
+	for (i = 0; i < fac->nr_events && !c.oom; i++) {
+		if (asprintf(&owner, "in event '%s'", fac->events[i].name) < 0) {
+			c.oom = true;
+			break;
+		}
+		check_field_names(&fac->events[i].fields, owner, diag);
+		free(owner);
+		for (j = 0; j < fac->events[i].fields.nr; j++)
+			check_type(&c, fac->events[i].fields.v[j].type);
+	}
+	/* What follows walks through typerefs: only once they resolve. */
+	if (diag->nr_errors == errors && !c.oom)
+		check_recursion(&c);
+	if (diag->nr_errors == errors && !c.oom)
+		check_all_variants(&c);
+	if (c.oom)
+		tp_fatal(diag, "out of memory");
 	return diag->nr_errors == errors ? 0 : -1;
+}
+
+int tp_prepare(struct tp_facility *fac, struct tp_diag *diag)
+{
+	int ret;
+
+	if (tp_check_support(fac, diag))
+		return -1;
+	ret = tp_name_types(fac, diag);
+	if (ret == -2)
+		tp_fatal(diag, "out of memory");
+	return ret ? -1 : 0;
 }

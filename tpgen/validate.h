@@ -5,8 +5,13 @@
  *
  * What the grammar cannot say: names must be C identifiers (they become
  * parts of C symbols and parameters), field names must not be keywords or
- * names the generated code relies on, and names must be unique.  Later:
- * references (enum and typedef names, variant tags) resolve.
+ * names the generated code relies on, names must be unique, references
+ * (enum and typedef names, variant tags and option labels) resolve,
+ * typedefs are not recursive and label values fit their enum.
+ *
+ * tp_prepare(), after the schema, refuses what this version cannot
+ * generate yet (support.c) and gives the enums and structs the C names
+ * that the emitters use (names.c).
  */
 #ifndef TPGEN_VALIDATE_H
 #define TPGEN_VALIDATE_H
@@ -16,8 +21,32 @@
 #include "diag.h"
 #include "model.h"
 
-/* Check the whole tree; reports every problem.  Returns 0 or -1. */
-int tp_validate(const struct tp_facility *fac, struct tp_diag *diag);
+/*
+ * Check the whole tree, resolve its references and name its C types;
+ * reports every problem of a step before it stops.  Returns 0 or -1.
+ */
+int tp_validate(struct tp_facility *fac, struct tp_diag *diag);
+
+/*
+ * After tp_validate() and the schema: tp_check_support(), then
+ * tp_name_types().  Returns 0 or -1 after reporting.
+ */
+int tp_prepare(struct tp_facility *fac, struct tp_diag *diag);
+
+/*
+ * Report what the generator does not support yet (sequences, variants,
+ * strings inside compound types) and events too large to stage.  Only
+ * for a tree whose references resolve.  Returns 0 or -1.
+ */
+int tp_check_support(const struct tp_facility *fac, struct tp_diag *diag);
+
+/*
+ * Set the C names of the enums ("enum app_state") and structs ("struct
+ * app_point", "struct app_event_field") and report two that would be the
+ * same, or two label constants that would.  Returns 0, -1 after
+ * reporting, or -2 when out of memory.
+ */
+int tp_name_types(struct tp_facility *fac, struct tp_diag *diag);
 
 /* [A-Za-z_][A-Za-z0-9_]* */
 bool tp_is_c_identifier(const char *name);

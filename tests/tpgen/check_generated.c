@@ -12,6 +12,9 @@
  * destructors unregister.
  */
 #include <check.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +25,7 @@
 #include "mock-ust.h"
 #include "other_tp.h"
 #include "tpt_tp.h"
+#include "types_tp.h"
 
 /* Append `len` bytes of `v` (x86-64: little endian) to `buf`. */
 static size_t put(unsigned char *buf, size_t off, const void *v, size_t len)
@@ -84,7 +88,7 @@ START_TEST(test_providers_registered)
 	struct ust_provider *tpt = mock_find_provider("tpt");
 	struct ust_provider *other = mock_find_provider("other");
 
-	ck_assert_uint_eq(mock_nr_providers, 2);
+	ck_assert_uint_eq(mock_nr_providers, 3);
 	ck_assert_ptr_nonnull(tpt);
 	ck_assert_ptr_nonnull(other);
 	ck_assert_uint_eq(tpt->struct_size, sizeof(struct ust_provider));
@@ -293,9 +297,241 @@ START_TEST(test_destructors_unregister)
 	close(fds[0]);
 	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
 	buf[len] = '\0';
-	/* Reverse order of construction, which follows the link order. */
-	ck_assert(strcmp(buf, "tpt\nother\n") == 0 ||
-		  strcmp(buf, "other\ntpt\n") == 0);
+	/* Each once, in the reverse order of construction (link order). */
+	ck_assert_uint_eq(strlen(buf), strlen("tpt\nother\ntypes\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "tpt\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "other\n"));
+	ck_assert_ptr_nonnull(strstr(buf, "types\n"));
+}
+END_TEST
+
+/* types.xml: the bytes each probe records, field by field. */
+
+/* Append `len` bytes, given most significant first, in reverse (LE). */
+static size_t put_le(unsigned char *buf, size_t off, uint64_t v, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		buf[off + i] = (unsigned char)(v >> (8 * i));
+	return off + len;
+}
+
+static size_t put_be(unsigned char *buf, size_t off, uint64_t v, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		buf[off + i] = (unsigned char)(v >> (8 * (len - 1 - i)));
+	return off + len;
+}
+
+/* The last write is one segment of exactly `len` bytes: `expect`. */
+static void check_fixed_payload(struct ust_event_desc *event,
+				const unsigned char *expect, size_t len)
+{
+	check_last_write(event);
+	ck_assert_uint_eq(mock_last.nr_segs, 1);
+	ck_assert_uint_eq(mock_last.payload_size, len);
+	ck_assert_mem_eq(mock_last.payload, expect, len);
+}
+
+START_TEST(test_types_descriptors)
+{
+	ck_assert_str_eq(__ust_event_types_host_ints.layout, "F49");
+	ck_assert_str_eq(__ust_event_types_floats.layout, "F12");
+	ck_assert_str_eq(__ust_event_types_enums.layout, "F11");
+	ck_assert_str_eq(__ust_event_types_byte_orders.layout, "F29");
+	ck_assert_str_eq(__ust_event_types_arrays.layout, "F23");
+	ck_assert_str_eq(__ust_event_types_structs.layout, "F17 S F36");
+	ck_assert_int_eq(__ust_event_types_host_ints.loglevel, 5);
+	ck_assert_str_eq(__ust_event_types_floats.tsdl_fields,
+			 "floating_point { exp_dig = 8; mant_dig = 24; align = 8; } _f; "
+			 "floating_point { exp_dig = 11; mant_dig = 53; align = 8; } _d;");
+	ck_assert_int_eq(TYPES_STATE_DEAD, 255);
+	ck_assert_int_eq(TYPES_DELTA_DOWN, -1);
+	ck_assert_int_eq(TYPES_WIDE_LOW, INT_MIN);
+}
+END_TEST
+
+/* Host sizes as the ABI check in the header guarantees: LP64. */
+START_TEST(test_host_ints)
+{
+	unsigned char expect[49];
+	size_t off = 0;
+	const void *ptr = (const void *)(uintptr_t)0xfedcba9876543210u;
+
+	trace_types_host_ints(INT_MIN, UINT_MAX, LONG_MIN, ULONG_MAX, SIZE_MAX,
+			      -1, ptr, CHAR_MIN);
+	off = put_le(expect, off, 0x80000000u, 4);
+	off = put_le(expect, off, 0xffffffffu, 4);
+	off = put_le(expect, off, 0x8000000000000000u, 8);
+	off = put_le(expect, off, UINT64_MAX, 8);
+	off = put_le(expect, off, UINT64_MAX, 8);
+	off = put_le(expect, off, UINT64_MAX, 8);
+	off = put_le(expect, off, 0xfedcba9876543210u, 8);
+	off = put_le(expect, off, 0x80, 1);
+	ck_assert_uint_eq(off, 49);
+	check_fixed_payload(&__ust_event_types_host_ints, expect, off);
+}
+END_TEST
+
+START_TEST(test_floats)
+{
+	float f = -FLT_MAX;
+	double d = DBL_MIN;
+	unsigned char expect[12];
+	size_t off = 0;
+
+	trace_types_floats(f, d);
+	off = put(expect, off, &f, 4);
+	off = put(expect, off, &d, 8);
+	check_fixed_payload(&__ust_event_types_floats, expect, off);
+
+	trace_types_floats((float)INFINITY, -0.0);
+	off = put_le(expect, 0, 0x7f800000u, 4);
+	off = put_le(expect, off, 0x8000000000000000u, 8);
+	check_fixed_payload(&__ust_event_types_floats, expect, off);
+}
+END_TEST
+
+/* Enum values at the enum's size: 1, 2 and 8 bytes, sign-extended. */
+START_TEST(test_enums)
+{
+	unsigned char expect[11];
+	size_t off = 0;
+
+	trace_types_enums(TYPES_STATE_DEAD, TYPES_DELTA_DOWN, TYPES_WIDE_LOW);
+	off = put_le(expect, off, 0xff, 1);
+	off = put_le(expect, off, 0xffff, 2);
+	off = put_le(expect, off, 0xffffffff80000000u, 8);
+	check_fixed_payload(&__ust_event_types_enums, expect, off);
+
+	trace_types_enums(TYPES_STATE_IDLE, TYPES_DELTA_UP, TYPES_WIDE_HIGH);
+	off = put_le(expect, 0, 0, 1);
+	off = put_le(expect, off, 1, 2);
+	off = put_le(expect, off, 0x7fffffff, 8);
+	check_fixed_payload(&__ust_event_types_enums, expect, off);
+}
+END_TEST
+
+/* network/be fields are swapped in the probe, le and host ones are not. */
+START_TEST(test_byte_orders)
+{
+	const void *ptr = (const void *)(uintptr_t)0x1122334455667788u;
+	unsigned char expect[29];
+	size_t off = 0;
+
+	trace_types_byte_orders(0x1234, INT32_MIN, 0x0102030405060708u,
+				0xdeadbeef, 0xbeef, 0xab, ptr);
+	off = put_be(expect, off, 0x1234, 2);
+	off = put_be(expect, off, 0x80000000u, 4);
+	off = put_be(expect, off, 0x0102030405060708u, 8);
+	off = put_le(expect, off, 0xdeadbeef, 4);
+	off = put_le(expect, off, 0xbeef, 2);
+	off = put_le(expect, off, 0xab, 1);
+	off = put_be(expect, off, 0x1122334455667788u, 8);
+	ck_assert_uint_eq(off, 29);
+	check_fixed_payload(&__ust_event_types_byte_orders, expect, off);
+	ck_assert_uint_eq(mock_last.payload[0], 0x12);
+	ck_assert_uint_eq(mock_last.payload[2], 0x80);
+
+	trace_types_byte_orders(UINT16_MAX, -1, UINT64_MAX, 0, 0, 0, NULL);
+	memset(expect, 0xff, 14);
+	memset(expect + 14, 0, 15);
+	check_fixed_payload(&__ust_event_types_byte_orders, expect, 29);
+}
+END_TEST
+
+START_TEST(test_arrays)
+{
+	static const uint8_t bytes[4] = { 1, 2, 3, 0xff };
+	static const int16_t matrix[2][3] = { { 1, -1, INT16_MAX },
+					      { INT16_MIN, 0, 2 } };
+	static const enum types_state states[3] = {
+		TYPES_STATE_IDLE, TYPES_STATE_BUSY, TYPES_STATE_DEAD,
+	};
+	static const uint16_t ports[2] = { 80, 0x1f90 };
+	unsigned char expect[23];
+	size_t off = 0, i;
+
+	trace_types_arrays(bytes, matrix, states, ports);
+	for (i = 0; i < 4; i++)
+		off = put_le(expect, off, bytes[i], 1);
+	off = put_le(expect, off, 1, 2);
+	off = put_le(expect, off, 0xffff, 2);
+	off = put_le(expect, off, 0x7fff, 2);
+	off = put_le(expect, off, 0x8000, 2);
+	off = put_le(expect, off, 0, 2);
+	off = put_le(expect, off, 2, 2);
+	off = put_le(expect, off, 0, 1);
+	off = put_le(expect, off, 1, 1);
+	off = put_le(expect, off, 0xff, 1);
+	off = put_be(expect, off, 80, 2);
+	off = put_be(expect, off, 0x1f90, 2);
+	ck_assert_uint_eq(off, 23);
+	check_fixed_payload(&__ust_event_types_arrays, expect, off);
+}
+END_TEST
+
+/* NULL arrays and structs are recorded as zeros, NULL strings as "(null)". */
+START_TEST(test_null_compounds)
+{
+	unsigned char zeros[36] = { 0 }, expect[64] = { 0 };
+
+	trace_types_arrays(NULL, NULL, NULL, NULL);
+	check_fixed_payload(&__ust_event_types_arrays, zeros, 23);
+
+	trace_types_structs(NULL, NULL, -1, NULL, NULL, NULL);
+	check_last_write(&__ust_event_types_structs);
+	put_le(expect, 13, 0xffffffffu, 4);
+	memcpy(expect + 17, "(null)", 7);
+	ck_assert_uint_eq(mock_last.payload_size, 17 + 7 + 36);
+	ck_assert_mem_eq(mock_last.payload, expect, 24);
+	ck_assert_mem_eq(mock_last.payload + 24, zeros, 36);
+}
+END_TEST
+
+/* C structs have natural alignment; the record packs their members. */
+START_TEST(test_structs)
+{
+	struct types_point origin = { 1, -2 };
+	struct types_segment seg = { { 3, 4 }, { INT16_MIN, INT16_MAX },
+				     TYPES_STATE_BUSY };
+	struct types_structs_box box = { { { 7, 8 }, { 9, 10 } }, 0xaabbccdd,
+					 { 'a', 'b', 'c', 'd' } };
+	struct types_structs_path path[2] = { { 1, 0.5 }, { UINT16_MAX, -2.0 } };
+	unsigned char expect[80];
+	size_t off = 0;
+	double d;
+
+	trace_types_structs(&origin, &seg, 42, "me", &box, path);
+	off = put_le(expect, off, 1, 2);
+	off = put_le(expect, off, 0xfffe, 2);
+	off = put_le(expect, off, 3, 2);
+	off = put_le(expect, off, 4, 2);
+	off = put_le(expect, off, 0x8000, 2);
+	off = put_le(expect, off, 0x7fff, 2);
+	off = put_le(expect, off, 1, 1);
+	off = put_le(expect, off, 42, 4);
+	off = put(expect, off, "me", 3);
+	off = put_le(expect, off, 7, 2);
+	off = put_le(expect, off, 8, 2);
+	off = put_le(expect, off, 9, 2);
+	off = put_le(expect, off, 10, 2);
+	off = put_be(expect, off, 0xaabbccdd, 4);
+	off = put(expect, off, "abcd", 4);
+	off = put_le(expect, off, 1, 2);
+	d = 0.5;
+	off = put(expect, off, &d, 8);
+	off = put_le(expect, off, 0xffff, 2);
+	d = -2.0;
+	off = put(expect, off, &d, 8);
+	ck_assert_uint_eq(off, 17 + 3 + 36);
+	check_last_write(&__ust_event_types_structs);
+	ck_assert_uint_eq(mock_last.nr_segs, 4);
+	ck_assert_uint_eq(mock_last.payload_size, off);
+	ck_assert_mem_eq(mock_last.payload, expect, off);
 }
 END_TEST
 
@@ -318,6 +554,18 @@ static Suite *generated_suite(void)
 	tcase_add_test(probes, test_string_terminator_is_ours);
 	tcase_add_test(probes, test_empty_event);
 	tcase_add_test(probes, test_two_facilities);
+	suite_add_tcase(s, probes);
+
+	probes = tcase_create("types");
+	tcase_add_checked_fixture(probes, setup, NULL);
+	tcase_add_test(probes, test_types_descriptors);
+	tcase_add_test(probes, test_host_ints);
+	tcase_add_test(probes, test_floats);
+	tcase_add_test(probes, test_enums);
+	tcase_add_test(probes, test_byte_orders);
+	tcase_add_test(probes, test_arrays);
+	tcase_add_test(probes, test_null_compounds);
+	tcase_add_test(probes, test_structs);
 	suite_add_tcase(s, probes);
 	return s;
 }

@@ -1,5 +1,5 @@
 #!/bin/sh
-# golden.sh - tpgen's output for tpt.xml, byte for byte.
+# golden.sh - tpgen's output for tpt.xml and types.xml, byte for byte.
 #
 # SPDX-License-Identifier: GPL-2.0-only
 #
@@ -10,18 +10,22 @@
 
 out=$scratch/out
 mkdir "$out"
-if ! "$TPGEN" -o "$out" "$srcdir/tpt.xml"; then
-	fail "tpgen refused tpt.xml"
-	finish
-fi
-for f in tpt_tp.h tpt_tp.c; do
-	if cmp -s "$srcdir/golden/$f" "$out/$f"; then
-		pass "$f matches golden/$f"
-	else
-		fail "$f differs from golden/$f:"
-		diff -u "$srcdir/golden/$f" "$out/$f"
+for xml in tpt types; do
+	if ! "$TPGEN" -o "$out" "$srcdir/$xml.xml"; then
+		fail "tpgen refused $xml.xml"
+		continue
 	fi
+	for f in ${xml}_tp.h ${xml}_tp.c; do
+		if cmp -s "$srcdir/golden/$f" "$out/$f"; then
+			pass "$f matches golden/$f"
+		else
+			fail "$f differs from golden/$f:"
+			diff -u "$srcdir/golden/$f" "$out/$f"
+		fi
+	done
 done
 [ "$(entries "$out")" = "tpt_tp.c
-tpt_tp.h" ] || fail "unexpected files in OUTDIR: $(entries "$out")"
+tpt_tp.h
+types_tp.c
+types_tp.h" ] || fail "unexpected files in OUTDIR: $(entries "$out")"
 finish
