@@ -29,6 +29,7 @@ struct ust_command {
 };
 
 extern const struct ust_command ust_record_command;
+extern const struct ust_command ust_view_command;
 
 /* Prefix of every message: "ust", then "ust record" once dispatched. */
 extern const char *ust_prog;

@@ -12,6 +12,7 @@
 
 static const struct ust_command *const commands[] = {
 	&ust_record_command,
+	&ust_view_command,
 };
 
 #define NR_COMMANDS	(sizeof(commands) / sizeof(commands[0]))

@@ -1,0 +1,360 @@
+/*
+ * view.c - `ust view DIR...`: every event of the traces under DIR, one a
+ * line, merged by time, in babeltrace2's default text format
+ * (doc/ust-view.md).
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include <fnmatch.h>
+#include <inttypes.h>
+#include <popt.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "reader.h"
+
+#define VIEW_MAX_GLOBS	64
+
+enum view_opt {
+	OPT_BEGIN = 1,
+	OPT_END,
+	OPT_EVENT,
+	OPT_TID,
+	OPT_PID,
+	OPT_GMT,
+	OPT_HELP,
+};
+
+static const struct poptOption view_options[] = {
+	{ "begin", '\0', POPT_ARG_STRING, NULL, OPT_BEGIN,
+	  "start at TIME: [YYYY-MM-DD ]HH:MM:SS[.NNNNNNNNN], SEC.NNNNNNNNN, "
+	  "or ns from origin", "TIME" },
+	{ "end", '\0', POPT_ARG_STRING, NULL, OPT_END,
+	  "stop after TIME (same formats)", "TIME" },
+	{ "event", 'e', POPT_ARG_STRING, NULL, OPT_EVENT,
+	  "only events whose name matches GLOB; repeat for more", "GLOB" },
+	{ "tid", '\0', POPT_ARG_STRING, NULL, OPT_TID,
+	  "only events of thread N (vtid)", "N" },
+	{ "pid", '\0', POPT_ARG_STRING, NULL, OPT_PID,
+	  "only events of process N (the trace's vpid)", "N" },
+	{ "clock-gmt", '\0', POPT_ARG_NONE, NULL, OPT_GMT,
+	  "print times in UTC instead of local time", NULL },
+	{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, "show this help", NULL },
+	POPT_TABLEEND
+};
+
+struct view_opts {
+	const char *begin_s, *end_s;
+	int64_t begin, end;
+	const char *globs[VIEW_MAX_GLOBS];
+	unsigned int nr_globs;
+	int64_t tid, pid;
+	bool gmt;
+};
+
+static void view_help(FILE *out)
+{
+	static const char *argv[] = { "ust view", NULL };
+	poptContext ctx = poptGetContext("ust view", 1, argv, view_options, 0);
+
+	poptSetOtherOptionHelp(ctx, "[OPTION...] DIR...");
+	poptPrintHelp(ctx, out, 0);
+	poptFreeContext(ctx);
+	fputs("\nDIR is a trace directory or a session directory holding traces.\n", out);
+}
+
+static int parse_id(const char *s, int64_t *v)
+{
+	char *end;
+
+	*v = strtoll(s, &end, 10);
+	return *s && !*end && *v >= 0 ? 0 : -1;
+}
+
+/* "HH:MM:SS[.N]" with an optional "YYYY-MM-DD " before it. */
+static int parse_clock_time(const char *s, int64_t first_ns, bool gmt, int64_t *ns)
+{
+	struct tm tm = { 0 };
+	time_t t = first_ns / 1000000000;
+	char frac[16] = "";
+	int n = 0, y, mo, d;
+	int64_t sub = 0;
+	size_t i;
+
+	if (sscanf(s, "%d-%d-%d %n", &y, &mo, &d, &n) == 3 && n) {
+		tm.tm_year = y - 1900;
+		tm.tm_mon = mo - 1;
+		tm.tm_mday = d;
+		s += n;
+	} else if (!(gmt ? gmtime_r(&t, &tm) : localtime_r(&t, &tm))) {
+		return -1;
+	}
+	n = 0;
+	if (sscanf(s, "%d:%d:%d%n", &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) != 3)
+		return -1;
+	s += n;
+	if (*s == '.' && sscanf(s + 1, "%9[0-9]%n", frac, &n) == 1)
+		s += 1 + n;
+	if (*s)
+		return -1;
+	for (i = 0; i < 9; i++)
+		sub = sub * 10 + (i < strlen(frac) ? frac[i] - '0' : 0);
+	tm.tm_isdst = -1;
+	t = gmt ? timegm(&tm) : mktime(&tm);
+	*ns = (int64_t)t * 1000000000 + sub;
+	return 0;
+}
+
+/* A time option: clock time, "SEC.NNNNNNNNN", or ns from origin. */
+static int parse_time(const char *s, int64_t first_ns, bool gmt, int64_t *ns)
+{
+	char *end;
+	long long sec;
+
+	if (strchr(s, ':'))
+		return parse_clock_time(s, first_ns, gmt, ns);
+	sec = strtoll(s, &end, 10);
+	if (end == s)
+		return -1;
+	if (!*end) {
+		*ns = sec;
+		return 0;
+	}
+	if (*end == '.' && strlen(end + 1) <= 9) {
+		int64_t sub = 0;
+		size_t i, len = strlen(end + 1);
+
+		for (i = 0; i < 9; i++) {
+			char c = i < len ? end[1 + i] : '0';
+
+			if (c < '0' || c > '9')
+				return -1;
+			sub = sub * 10 + (c - '0');
+		}
+		*ns = sec * 1000000000LL + sub;
+		return 0;
+	}
+	return -1;
+}
+
+static bool event_selected(const struct view_opts *o, const struct rd_msg *m)
+{
+	unsigned int i;
+
+	if (m->ns < o->begin || m->ns > o->end)
+		return false;
+	if (m->kind != RD_MSG_EVENT)
+		return true;
+	if (o->tid >= 0 && m->vtid != o->tid)
+		return false;
+	if (o->pid >= 0) {
+		const struct rd_env *e = rd_metadata_env(
+			rd_trace_metadata(rd_stream_trace(m->stream)), "vpid");
+
+		if (!e || e->str || e->num != o->pid)
+			return false;
+	}
+	for (i = 0; i < o->nr_globs; i++) {
+		if (!fnmatch(o->globs[i], m->ec->name, 0))
+			return true;
+	}
+	return o->nr_globs == 0;
+}
+
+/* babeltrace2's stderr warning for discarded events or packets. */
+static void print_discarded(const struct rd_msg *m, const struct view_opts *o,
+			    struct rd_out *err)
+{
+	const struct rd_trace *t = rd_stream_trace(m->stream);
+	const uint8_t *u = rd_trace_metadata(t)->uuid;
+	const char *what = m->kind == RD_MSG_DISCARDED_EVENTS ? "event" : "packet";
+	char buf[128];
+
+	rd_out_str(err, "WARNING: Tracer ");
+	if (m->count == UINT64_MAX) {
+		rd_out_str(err, "may have discarded ");
+		rd_out_str(err, what);
+		rd_out_str(err, "s");
+	} else {
+		rd_out_str(err, "discarded ");
+		rd_out_u64(err, m->count);
+		rd_out_char(err, ' ');
+		rd_out_str(err, what);
+		if (m->count != 1)
+			rd_out_char(err, 's');
+	}
+	rd_out_str(err, " between [");
+	rd_out_time(err, m->begin_ns, o->gmt);
+	rd_out_str(err, "] and [");
+	rd_out_time(err, m->end_ns, o->gmt);
+	rd_out_str(err, "] in trace \"");
+	rd_out_str(err, rd_trace_name(t));
+	snprintf(buf, sizeof(buf),
+		 "\" (UUID: %02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x) ",
+		 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9],
+		 u[10], u[11], u[12], u[13], u[14], u[15]);
+	rd_out_str(err, rd_trace_metadata(t)->has_uuid ? buf : "\" (no UUID) ");
+	rd_out_str(err, "within stream \"");
+	rd_out_str(err, rd_stream_path(m->stream));
+	snprintf(buf, sizeof(buf), "\" (stream class ID: %" PRIu64 ", stream ID: %" PRIu64 ").\n",
+		 rd_stream_class_id(m->stream), rd_stream_id(m->stream));
+	rd_out_str(err, buf);
+}
+
+/* "[time] (+delta) " */
+static void print_stamp(struct rd_out *out, int64_t ns, int64_t *last, bool gmt)
+{
+	rd_out_char(out, '[');
+	rd_out_time(out, ns, gmt);
+	rd_out_str(out, "] (");
+	if (*last == INT64_MIN) {
+		rd_out_str(out, "+?.?????????");
+	} else {
+		uint64_t d = (uint64_t)(ns - *last);
+
+		rd_out_char(out, '+');
+		rd_out_u64(out, d / 1000000000);
+		rd_out_char(out, '.');
+		rd_out_nsec(out, d % 1000000000);
+	}
+	rd_out_str(out, ") ");
+	*last = ns;
+}
+
+static int view_loop(struct rd_reader *r, struct view_opts *o)
+{
+	struct rd_out out, err;
+	int64_t last = INT64_MIN;
+	bool times_set = false;
+	struct rd_msg m;
+	int ret;
+
+	rd_out_init(&out, stdout);
+	rd_out_init(&err, stderr);
+	while ((ret = rd_reader_next(r, &m)) > 0) {
+		if (!times_set) {
+			if ((o->begin_s && parse_time(o->begin_s, m.ns, o->gmt, &o->begin)) ||
+			    (o->end_s && parse_time(o->end_s, m.ns, o->gmt, &o->end))) {
+				ust_error("bad time '%s'", o->begin_s ? o->begin_s : o->end_s);
+				ret = -2;
+				break;
+			}
+			times_set = true;
+		}
+		if (m.ns > o->end)
+			break;
+		if (!event_selected(o, &m))
+			continue;
+		if (m.kind != RD_MSG_EVENT) {
+			rd_out_flush(&out);
+			print_discarded(&m, o, &err);
+			rd_out_flush(&err);
+			continue;
+		}
+		print_stamp(&out, m.ns, &last, o->gmt);
+		if (rd_reader_print_event(r, &m, &out)) {
+			ret = -1;
+			break;
+		}
+	}
+	if (rd_out_flush(&out) || fflush(stdout)) {
+		ust_error("write error on standard output");
+		ret = -2;
+	}
+	rd_out_release(&out);
+	rd_out_release(&err);
+	if (ret == -1)
+		ust_error("%s", rd_reader_error(r));
+	return ret < 0 ? UST_EXIT_FAILURE : 0;
+}
+
+static int view_parse(int argc, const char **argv, struct view_opts *o,
+		      const char ***dirs, poptContext *pctx)
+{
+	poptContext ctx = poptGetContext("ust view", argc, argv, view_options, 0);
+	int rc;
+
+	*pctx = ctx;
+	while ((rc = poptGetNextOpt(ctx)) > 0) {
+		const char *arg = poptGetOptArg(ctx);	/* owned by us */
+
+		switch (rc) {
+		case OPT_HELP:
+			view_help(stdout);
+			free((void *)arg);
+			return 1;
+		case OPT_BEGIN: o->begin_s = arg; break;
+		case OPT_END: o->end_s = arg; break;
+		case OPT_EVENT:
+			if (o->nr_globs == VIEW_MAX_GLOBS) {
+				ust_error("too many -e patterns (at most %d)", VIEW_MAX_GLOBS);
+				return -1;
+			}
+			o->globs[o->nr_globs++] = arg;
+			break;
+		case OPT_TID:
+		case OPT_PID:
+			if (parse_id(arg, rc == OPT_TID ? &o->tid : &o->pid)) {
+				ust_error("bad %s '%s'", rc == OPT_TID ? "--tid" : "--pid", arg);
+				return -1;
+			}
+			free((void *)arg);
+			break;
+		case OPT_GMT: o->gmt = true; break;
+		}
+	}
+	if (rc < -1) {
+		ust_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(rc));
+		return -1;
+	}
+	*dirs = poptGetArgs(ctx);
+	if (!*dirs || !**dirs) {
+		ust_error("no trace directory given (see 'ust view --help')");
+		return -1;
+	}
+	return 0;
+}
+
+static int view_run(int argc, const char **argv)
+{
+	struct view_opts o = { .end = INT64_MAX, .begin = INT64_MIN, .tid = -1, .pid = -1 };
+	struct rd_reader *r;
+	const char **dirs;
+	poptContext ctx;
+	char err[512];
+	size_t n = 0;
+	int ret;
+
+	ret = view_parse(argc, argv, &o, &dirs, &ctx);
+	if (ret) {
+		ret = ret > 0 ? 0 : UST_EXIT_USAGE;
+		goto out;
+	}
+	while (dirs[n])
+		n++;
+	if (rd_reader_open(&r, dirs, n, err, sizeof(err))) {
+		ust_error("%s", err);
+		ret = UST_EXIT_FAILURE;
+		goto out;
+	}
+	ret = view_loop(r, &o);
+	rd_reader_close(r);
+out:
+	free((void *)o.begin_s);
+	free((void *)o.end_s);
+	while (o.nr_globs)
+		free((void *)o.globs[--o.nr_globs]);
+	poptFreeContext(ctx);
+	return ret;
+}
+
+const struct ust_command ust_view_command = {
+	.name = "view",
+	.summary = "print the events of traces, merged by time",
+	.run = view_run,
+	.help = view_help,
+};

@@ -1,0 +1,761 @@
+/*
+ * reader.c - opening traces, walking their packets and events, and
+ * merging every stream by time as babeltrace2's muxer does.
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Order: by ns from origin; equal times by trace UUID, trace name,
+ * stream class id, then stream id (babeltrace2 2.0's
+ * common_muxing_compare_messages()).  Within a stream, file order.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "decode.h"
+
+#define CTF_MAGIC	0xC1FC1FC1u
+
+struct rd_reader {
+	struct rd_trace **traces;
+	size_t nr_traces;
+	struct rd_stream **streams;
+	size_t nr_streams;
+	struct rd_stream **heap;
+	size_t heap_len;
+	struct rd_stream *cur;		/* stream of the last message */
+	char err[512];
+};
+
+static int set_err(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* ---- paths ---- */
+
+/* `path` made absolute and normalized lexically, like babeltrace2. */
+static char *normalize_path(const char *path)
+{
+	char cwd[4096], *full, *out, *seg, *save = NULL;
+	size_t n = 0;
+
+	if (path[0] != '/' && !getcwd(cwd, sizeof(cwd)))
+		return NULL;
+	if (asprintf(&full, "%s/%s", path[0] == '/' ? "" : cwd, path) < 0)
+		return NULL;
+	out = malloc(strlen(full) + 2);
+	if (!out) {
+		free(full);
+		return NULL;
+	}
+	for (seg = strtok_r(full, "/", &save); seg; seg = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(seg, "."))
+			continue;
+		if (!strcmp(seg, "..")) {
+			while (n > 0 && out[--n] != '/')
+				;
+			continue;
+		}
+		n += sprintf(out + n, "/%s", seg);
+	}
+	if (!n)
+		out[n++] = '/';
+	out[n] = '\0';
+	free(full);
+	return out;
+}
+
+/* ---- traces ---- */
+
+static int read_file(const char *path, char **text, size_t *len)
+{
+	struct stat sb;
+	ssize_t got;
+	int fd, ret = -1;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &sb) == 0 && sb.st_size < (64 << 20)) {
+		*text = malloc(sb.st_size + 1);
+		if (*text) {
+			got = read(fd, *text, sb.st_size);
+			if (got == sb.st_size) {
+				*len = got;
+				(*text)[got] = '\0';
+				ret = 0;
+			} else {
+				free(*text);
+			}
+		}
+	}
+	close(fd);
+	return ret ? -EIO : 0;
+}
+
+/* "host:proc:(vpid) ", babeltrace2's default trace fields. */
+static char *trace_prefix(const struct rd_metadata *md)
+{
+	const struct rd_env *e;
+	struct rd_out o;
+	bool any = false;
+
+	rd_out_init(&o, NULL);
+	if ((e = rd_metadata_env(md, "hostname")) && e->str) {
+		rd_out_str(&o, e->str);
+		any = true;
+	}
+	if ((e = rd_metadata_env(md, "procname")) && e->str) {
+		if (any)
+			rd_out_char(&o, ':');
+		rd_out_str(&o, e->str);
+		any = true;
+	}
+	if ((e = rd_metadata_env(md, "vpid")) && !e->str) {
+		if (any)
+			rd_out_char(&o, ':');
+		rd_out_str(&o, "(");
+		rd_out_i64(&o, e->num);
+		rd_out_str(&o, ")");
+		any = true;
+	}
+	if (any)
+		rd_out_char(&o, ' ');
+	rd_out_char(&o, '\0');
+	return o.buf;
+}
+
+static char *trace_name(const struct rd_metadata *md, const char *root,
+			const char *dir)
+{
+	const struct rd_env *host = rd_metadata_env(md, "hostname");
+	const char *rel = dir + strlen(root);
+	char *name;
+
+	while (*rel == '/')
+		rel++;
+	if (asprintf(&name, "%s%s%s", host && host->str ? host->str : "",
+		     host && host->str && *rel ? "/" : "", rel) < 0)
+		return NULL;
+	return name;
+}
+
+static void trace_free(struct rd_trace *t)
+{
+	if (!t)
+		return;
+	rd_metadata_release(&t->md);
+	free(t->path);
+	free(t->name);
+	free(t->prefix);
+	free(t);
+}
+
+static int trace_load(struct rd_reader *r, const char *root, const char *dir,
+		      char *err, size_t errlen)
+{
+	struct rd_trace *t, **grown;
+	char *path, *text = NULL, perr[256];
+	size_t len = 0;
+	int ret;
+
+	if (asprintf(&path, "%s/metadata", dir) < 0)
+		return set_err(err, errlen, "out of memory");
+	ret = read_file(path, &text, &len);
+	if (ret) {
+		set_err(err, errlen, "%s: %s", path, strerror(-ret));
+		free(path);
+		return -1;
+	}
+	t = calloc(1, sizeof(*t));
+	grown = realloc(r->traces, (r->nr_traces + 1) * sizeof(*grown));
+	if (!t || !grown) {
+		free(t);
+		free(text);
+		free(path);
+		return set_err(err, errlen, "out of memory");
+	}
+	r->traces = grown;
+	ret = rd_metadata_parse(&t->md, text, len, perr, sizeof(perr));
+	free(text);
+	if (ret) {
+		set_err(err, errlen, "%s: %s", path, perr);
+		free(path);
+		free(t);
+		return -1;
+	}
+	free(path);
+	t->path = strdup(dir);
+	t->name = trace_name(&t->md, root, dir);
+	t->prefix = trace_prefix(&t->md);
+	r->traces[r->nr_traces++] = t;
+	if (!t->path || !t->name || !t->prefix)
+		return set_err(err, errlen, "out of memory");
+	return 0;
+}
+
+/* ---- stream files ---- */
+
+static struct rd_walk walk_init(struct rd_stream *st, enum rd_scope scope,
+				uint64_t pos, uint64_t end)
+{
+	struct rd_walk w = {
+		.base = st->map + st->pkt_off, .pos = pos, .end = end,
+		.st = st, .scope = scope, .roles = true, .vtid = -1,
+	};
+
+	return w;
+}
+
+/*
+ * Decode the header and context of the packet at `off`, check its sizes
+ * and set the stream's packet state.  On error returns -1 with `err`.
+ */
+static int packet_read(struct rd_stream *st, size_t off, char *err, size_t errlen)
+{
+	const struct rd_metadata *md = &st->trace->md;
+	uint64_t avail = (uint64_t)(st->size - off) * 8;
+	const struct rd_stream_class *sc;
+	struct rd_walk w;
+
+	st->pkt_off = off;
+	st->has_ts_begin = st->has_ts_end = st->has_seq = st->has_discarded = false;
+	st->pkt_bits = st->content_bits = UINT64_MAX;
+	w = walk_init(st, SCOPE_PACKET_HEADER, 0, avail);
+	if (md->packet_header && rd_walk_struct(&w, md->packet_header, true))
+		goto bad;
+	if (w.has_magic && w.magic != CTF_MAGIC)
+		return set_err(err, errlen, "%s: offset %zu: bad CTF magic number 0x%08" PRIx64,
+			       st->path, off, w.magic);
+	sc = rd_metadata_stream(md, w.has_stream_id ? w.stream_id : 0);
+	if (!sc)
+		return set_err(err, errlen, "%s: offset %zu: no stream class %" PRIu64 " in the metadata",
+			       st->path, off, w.stream_id);
+	if (st->sc && sc != st->sc)
+		return set_err(err, errlen, "%s: offset %zu: stream class changes within the file",
+			       st->path, off);
+	st->sc = sc;
+	st->stream_id = sc->id;
+	if (w.has_instance_id)
+		st->instance_id = w.instance_id;
+	w.scope = SCOPE_PACKET_CONTEXT;
+	st->pctx.len = 0;
+	w.o = &st->pctx;
+	if (sc->packet_context && rd_walk_struct(&w, sc->packet_context, true))
+		goto bad;
+	if (st->pkt_bits == UINT64_MAX)
+		st->pkt_bits = avail;
+	if (st->content_bits == UINT64_MAX)
+		st->content_bits = st->pkt_bits;
+	if (st->pkt_bits % 8 || st->pkt_bits < w.pos)
+		return set_err(err, errlen, "%s: offset %zu: bad packet size %" PRIu64 " bits",
+			       st->path, off, st->pkt_bits);
+	if (st->pkt_bits > avail)
+		return set_err(err, errlen, "%s: offset %zu: packet size %" PRIu64
+			       " runs past the end of the file (%zu bytes)",
+			       st->path, off, st->pkt_bits / 8, st->size);
+	if (st->content_bits > st->pkt_bits || st->content_bits < w.pos)
+		return set_err(err, errlen, "%s: offset %zu: content size %" PRIu64
+			       " bits is not within the packet (%" PRIu64 " bits)",
+			       st->path, off, st->content_bits, st->pkt_bits);
+	st->pos = w.pos;
+	if (st->has_ts_begin)
+		st->clock = st->ts_begin;
+	return 0;
+bad:
+	return set_err(err, errlen, "%s: offset %zu: packet header: %s",
+		       st->path, off + (size_t)(w.pos / 8), w.err);
+}
+
+/* Check every packet of the file once, before any event is read. */
+static int stream_index(struct rd_stream *st, char *err, size_t errlen)
+{
+	size_t off = 0;
+
+	while (off < st->size) {
+		if (packet_read(st, off, err, errlen))
+			return -1;
+		off += st->pkt_bits / 8;
+	}
+	st->sc = NULL;
+	return 0;
+}
+
+static void stream_free(struct rd_stream *st)
+{
+	if (!st)
+		return;
+	if (st->map)
+		munmap((void *)st->map, st->size);
+	rd_out_release(&st->pctx);
+	free(st->path);
+	free(st);
+}
+
+static int stream_open(struct rd_reader *r, struct rd_trace *t, const char *name,
+		       char *err, size_t errlen)
+{
+	struct rd_stream *st, **grown;
+	struct stat sb;
+	int fd;
+
+	st = calloc(1, sizeof(*st));
+	grown = realloc(r->streams, (r->nr_streams + 1) * sizeof(*grown));
+	if (grown)
+		r->streams = grown;
+	if (!st || !grown || asprintf(&st->path, "%s/%s", t->path, name) < 0) {
+		free(st);
+		return set_err(err, errlen, "out of memory");
+	}
+	st->trace = t;
+	st->first_packet = true;
+	rd_out_init(&st->pctx, NULL);
+	fd = open(st->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &sb)) {
+		set_err(err, errlen, "%s: %s", st->path, strerror(errno));
+		goto fail;
+	}
+	st->size = sb.st_size;
+	st->map = mmap(NULL, st->size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	fd = -1;
+	if (st->map == MAP_FAILED) {
+		st->map = NULL;
+		set_err(err, errlen, "%s: %s", st->path, strerror(errno));
+		goto fail;
+	}
+	if (stream_index(st, err, errlen))
+		goto fail;
+	r->streams[r->nr_streams++] = st;
+	return 0;
+fail:
+	if (fd >= 0)
+		close(fd);
+	stream_free(st);
+	return -1;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * The entries of `dir` that are not hidden, sorted; `want_dirs` picks
+ * directories, else non-empty regular files other than `metadata`.
+ */
+static int list_dir(const char *dir, bool want_dirs, char ***names, size_t *nr,
+		    char *err, size_t errlen)
+{
+	struct dirent *de;
+	char **v = NULL, **grown, *p;
+	struct stat sb;
+	size_t n = 0;
+	DIR *d;
+
+	d = opendir(dir);
+	if (!d)
+		return set_err(err, errlen, "%s: %s", dir, strerror(errno));
+	while ((de = readdir(d))) {
+		bool ok;
+
+		if (de->d_name[0] == '.' || asprintf(&p, "%s/%s", dir, de->d_name) < 0)
+			continue;
+		ok = !stat(p, &sb) && (want_dirs ? S_ISDIR(sb.st_mode) :
+		     S_ISREG(sb.st_mode) && sb.st_size > 0 && strcmp(de->d_name, "metadata"));
+		free(p);
+		if (!ok)
+			continue;
+		grown = realloc(v, (n + 1) * sizeof(*v));
+		if (!grown || !(grown[n] = strdup(de->d_name))) {
+			v = grown ? grown : v;
+			break;
+		}
+		v = grown;
+		n++;
+	}
+	closedir(d);
+	qsort(v, n, sizeof(*v), name_cmp);
+	*names = v;
+	*nr = n;
+	return 0;
+}
+
+static void free_names(char **v, size_t n)
+{
+	while (n--)
+		free(v[n]);
+	free(v);
+}
+
+static int open_trace_dir(struct rd_reader *r, const char *root, const char *dir,
+			  char *err, size_t errlen)
+{
+	char **names;
+	size_t n, i;
+	int ret = 0;
+
+	if (trace_load(r, root, dir, err, errlen) ||
+	    list_dir(dir, false, &names, &n, err, errlen))
+		return -1;
+	for (i = 0; i < n && !ret; i++)
+		ret = stream_open(r, r->traces[r->nr_traces - 1], names[i], err, errlen);
+	free_names(names, n);
+	return ret;
+}
+
+/* Every directory under `dir` holding a `metadata` file is a trace. */
+static int find_traces(struct rd_reader *r, const char *root, const char *dir,
+		       int depth, char *err, size_t errlen)
+{
+	char **names, *p;
+	struct stat sb;
+	size_t n, i;
+	int ret = 0;
+
+	if (asprintf(&p, "%s/metadata", dir) < 0)
+		return set_err(err, errlen, "out of memory");
+	ret = stat(p, &sb);
+	free(p);
+	if (!ret)
+		return open_trace_dir(r, root, dir, err, errlen);
+	if (depth > 16 || list_dir(dir, true, &names, &n, err, errlen))
+		return depth > 16 ? 0 : -1;
+	ret = 0;
+	for (i = 0; i < n && !ret; i++) {
+		if (asprintf(&p, "%s%s%s", dir, strcmp(dir, "/") ? "/" : "", names[i]) < 0)
+			return set_err(err, errlen, "out of memory");
+		ret = find_traces(r, root, p, depth + 1, err, errlen);
+		free(p);
+	}
+	free_names(names, n);
+	return ret;
+}
+
+/* ---- per-stream messages ---- */
+
+static void queue_msg(struct rd_stream *st, enum rd_msg_kind kind, uint64_t count,
+		      uint64_t begin, uint64_t end)
+{
+	const struct rd_clock *c = &st->trace->md.clock;
+	struct rd_msg *m = &st->pending[st->nr_pending++];
+
+	memset(m, 0, sizeof(*m));
+	m->kind = kind;
+	m->stream = st;
+	m->count = count;
+	m->begin_ns = rd_clock_ns(c, begin);
+	m->end_ns = rd_clock_ns(c, end);
+	m->ns = m->begin_ns;
+	m->vtid = -1;
+}
+
+/* babeltrace2's discarded-events and discarded-packets reports. */
+static void packet_reports(struct rd_stream *st)
+{
+	if (st->has_discarded && st->has_ts_begin && st->has_ts_end) {
+		if (!st->prev_valid && st->discarded)
+			queue_msg(st, RD_MSG_DISCARDED_EVENTS, UINT64_MAX,
+				  st->ts_begin, st->ts_end);
+		else if (st->prev_valid && st->discarded != st->prev_discarded)
+			queue_msg(st, RD_MSG_DISCARDED_EVENTS,
+				  st->discarded - st->prev_discarded,
+				  st->prev_end, st->ts_end);
+	}
+	if (st->has_seq && st->prev_valid && st->has_ts_begin &&
+	    st->seq != st->prev_seq + 1)
+		queue_msg(st, RD_MSG_DISCARDED_PACKETS, st->seq - st->prev_seq - 1,
+			  st->prev_end, st->ts_begin);
+	st->prev_valid = true;
+	st->prev_end = st->ts_end;
+	st->prev_seq = st->seq;
+	st->prev_discarded = st->discarded;
+}
+
+/* Decode the next event of the current packet into st->pending. */
+static int event_read(struct rd_stream *st, char *err, size_t errlen)
+{
+	const struct rd_stream_class *sc = st->sc;
+	const struct rd_event_class *ec;
+	struct rd_msg *m = &st->pending[st->nr_pending];
+	uint64_t start = st->pos;
+	struct rd_walk w = walk_init(st, SCOPE_EVENT_HEADER, st->pos, st->content_bits);
+
+	if (sc->event_header && rd_walk_struct(&w, sc->event_header, true))
+		goto bad;
+	if (!w.has_id && sc->nr_events > 1) {
+		snprintf(w.err, sizeof(w.err), "event header without an id");
+		goto bad;
+	}
+	if (w.id >= sc->nr_events || !(ec = sc->events[w.id])) {
+		set_err(err, errlen, "%s: offset %zu: no event class with id %" PRIu64
+			" in stream class %" PRIu64, st->path,
+			st->pkt_off + (size_t)(start / 8), w.id, sc->id);
+		return -1;
+	}
+	memset(m, 0, sizeof(*m));
+	m->cycles = st->clock;
+	st->ev_ctx_pos = w.pos;
+	w.scope = SCOPE_STREAM_EVENT_CONTEXT;
+	w.depth = 0;
+	if (sc->event_context && rd_walk_struct(&w, sc->event_context, true))
+		goto bad;
+	w.scope = SCOPE_OTHER;
+	if ((ec->context && rd_walk_struct(&w, ec->context, true)) ||
+	    (ec->fields && rd_walk_struct(&w, ec->fields, true)))
+		goto bad;
+	if (w.pos == start) {
+		snprintf(w.err, sizeof(w.err), "empty event record");
+		goto bad;
+	}
+	st->pos = w.pos;
+	m->kind = RD_MSG_EVENT;
+	m->stream = st;
+	m->ec = ec;
+	m->vtid = w.vtid;
+	m->ns = rd_clock_ns(&st->trace->md.clock, m->cycles);
+	st->nr_pending++;
+	return 0;
+bad:
+	return set_err(err, errlen, "%s: offset %zu: event: %s", st->path,
+		       st->pkt_off + (size_t)(w.pos / 8), w.err);
+}
+
+/* Refill st->pending: 0 with messages, 1 at the end of the stream. */
+static int stream_advance(struct rd_stream *st, char *err, size_t errlen)
+{
+	st->nr_pending = st->next_pending = 0;
+	for (;;) {
+		if (!st->in_packet) {
+			size_t off = st->first_packet ? 0 : st->pkt_off + st->pkt_bits / 8;
+
+			if (off >= st->size)
+				return 1;
+			if (packet_read(st, off, err, errlen))
+				return -1;
+			st->first_packet = false;
+			st->in_packet = true;
+			packet_reports(st);
+		}
+		if (st->pos < st->content_bits) {
+			if (event_read(st, err, errlen))
+				return -1;
+		} else {
+			st->in_packet = false;
+		}
+		if (st->nr_pending)
+			return 0;
+	}
+}
+
+/* ---- merge ---- */
+
+static int stream_cmp(const struct rd_stream *a, const struct rd_stream *b)
+{
+	const struct rd_msg *ma = &a->pending[a->next_pending];
+	const struct rd_msg *mb = &b->pending[b->next_pending];
+	int c;
+
+	if (ma->ns != mb->ns)
+		return ma->ns < mb->ns ? -1 : 1;
+	if (a->trace != b->trace) {
+		c = memcmp(a->trace->md.uuid, b->trace->md.uuid, 16);
+		if (c)
+			return c;
+		c = strcmp(a->trace->name, b->trace->name);
+		if (c)
+			return c;
+	}
+	if (a->stream_id != b->stream_id)
+		return a->stream_id < b->stream_id ? -1 : 1;
+	if (a->instance_id != b->instance_id)
+		return a->instance_id < b->instance_id ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+static void heap_down(struct rd_reader *r, size_t i)
+{
+	struct rd_stream **h = r->heap;
+
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+
+		if (l < r->heap_len && stream_cmp(h[l], h[m]) < 0)
+			m = l;
+		if (l + 1 < r->heap_len && stream_cmp(h[l + 1], h[m]) < 0)
+			m = l + 1;
+		if (m == i)
+			return;
+		struct rd_stream *tmp = h[i];
+		h[i] = h[m];
+		h[m] = tmp;
+		i = m;
+	}
+}
+
+static int heap_build(struct rd_reader *r, char *err, size_t errlen)
+{
+	size_t i;
+	int ret;
+
+	r->heap = calloc(r->nr_streams + 1, sizeof(*r->heap));
+	if (!r->heap)
+		return set_err(err, errlen, "out of memory");
+	for (i = 0; i < r->nr_streams; i++) {
+		ret = stream_advance(r->streams[i], err, errlen);
+		if (ret < 0)
+			return -1;
+		if (ret == 0)
+			r->heap[r->heap_len++] = r->streams[i];
+	}
+	for (i = r->heap_len / 2; i-- > 0;)
+		heap_down(r, i);
+	return 0;
+}
+
+int rd_reader_next(struct rd_reader *r, struct rd_msg *m)
+{
+	struct rd_stream *st;
+	int ret;
+
+	/* Move the stream of the previous message to its next one. */
+	if (r->cur) {
+		st = r->cur;
+		r->cur = NULL;
+		if (++st->next_pending >= st->nr_pending) {
+			ret = stream_advance(st, r->err, sizeof(r->err));
+			if (ret < 0)
+				return -1;
+			if (ret > 0) {
+				r->heap[0] = r->heap[--r->heap_len];
+			}
+		}
+		if (r->heap_len)
+			heap_down(r, 0);
+	}
+	if (!r->heap_len)
+		return 0;
+	st = r->heap[0];
+	*m = st->pending[st->next_pending];
+	r->cur = st;
+	return 1;
+}
+
+int rd_reader_print_event(struct rd_reader *r, const struct rd_msg *m,
+			  struct rd_out *o)
+{
+	struct rd_stream *st = (struct rd_stream *)m->stream;
+	const struct rd_stream_class *sc = st->sc;
+	struct rd_walk w = walk_init(st, SCOPE_OTHER, st->ev_ctx_pos, st->content_bits);
+
+	w.roles = false;
+	w.o = o;
+	rd_out_str(o, st->trace->prefix);
+	rd_out_str(o, m->ec->name);
+	rd_out_str(o, ": ");
+	if (st->sc->packet_context) {
+		rd_out_mem(o, st->pctx.buf, st->pctx.len);
+		rd_out_str(o, ", ");
+	}
+	if ((sc->event_context && (rd_walk_struct(&w, sc->event_context, true) ||
+				   (rd_out_str(o, ", "), 0))) ||
+	    (m->ec->context && (rd_walk_struct(&w, m->ec->context, true) ||
+				(rd_out_str(o, ", "), 0))) ||
+	    (m->ec->fields && rd_walk_struct(&w, m->ec->fields, true)))
+		return set_err(r->err, sizeof(r->err), "%s: offset %zu: event: %s",
+			       st->path, st->pkt_off + (size_t)(w.pos / 8), w.err);
+	if (!m->ec->fields && o->len >= 2)
+		o->len -= 2;	/* no payload: drop the last ", " */
+	rd_out_char(o, '\n');
+	return 0;
+}
+
+/* ---- open / close ---- */
+
+int rd_reader_open(struct rd_reader **rp, const char *const *paths, size_t n,
+		   char *err, size_t errlen)
+{
+	struct rd_reader *r = calloc(1, sizeof(*r));
+	size_t i, before;
+	struct stat sb;
+	char *root;
+
+	*rp = NULL;
+	if (!r)
+		return set_err(err, errlen, "out of memory");
+	for (i = 0; i < n; i++) {
+		root = normalize_path(paths[i]);
+		if (!root) {
+			set_err(err, errlen, "%s: %s", paths[i], strerror(errno));
+			goto fail;
+		}
+		before = r->nr_traces;
+		if (stat(root, &sb) || !S_ISDIR(sb.st_mode)) {
+			set_err(err, errlen, "%s: %s", paths[i],
+				errno && !S_ISDIR(sb.st_mode) ? strerror(errno) : "not a directory");
+			free(root);
+			goto fail;
+		}
+		if (find_traces(r, root, root, 0, err, errlen)) {
+			free(root);
+			goto fail;
+		}
+		free(root);
+		if (r->nr_traces == before) {
+			set_err(err, errlen, "%s: no trace found (no 'metadata' file)", paths[i]);
+			goto fail;
+		}
+	}
+	if (heap_build(r, err, errlen))
+		goto fail;
+	*rp = r;
+	return 0;
+fail:
+	rd_reader_close(r);
+	return -1;
+}
+
+const char *rd_reader_error(const struct rd_reader *r)
+{
+	return r->err;
+}
+
+void rd_reader_close(struct rd_reader *r)
+{
+	size_t i;
+
+	if (!r)
+		return;
+	for (i = 0; i < r->nr_streams; i++)
+		stream_free(r->streams[i]);
+	for (i = 0; i < r->nr_traces; i++)
+		trace_free(r->traces[i]);
+	free(r->streams);
+	free(r->traces);
+	free(r->heap);
+	free(r);
+}
+
+const struct rd_trace *rd_stream_trace(const struct rd_stream *s) { return s->trace; }
+const char *rd_stream_path(const struct rd_stream *s) { return s->path; }
+uint64_t rd_stream_class_id(const struct rd_stream *s) { return s->stream_id; }
+uint64_t rd_stream_id(const struct rd_stream *s) { return s->instance_id; }
+const struct rd_metadata *rd_trace_metadata(const struct rd_trace *t) { return &t->md; }
+const char *rd_trace_name(const struct rd_trace *t) { return t->name; }

@@ -1,0 +1,120 @@
+/*
+ * reader.h - reading ust traces: open trace or session directories,
+ * then take their events and discarded-event/packet reports one at a
+ * time, merged by time across every stream of every trace.
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Stream files are mmap'd and decoded in place; nothing is allocated
+ * per event.  Every size and offset read from a file is checked: bad
+ * input gives an error message "PATH: offset N: what is wrong", never a
+ * crash.  The order is babeltrace2's (doc/ust-view.md).
+ */
+#ifndef UST_READER_H
+#define UST_READER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tsdl.h"
+
+struct rd_reader;
+struct rd_trace;
+struct rd_stream;
+
+enum rd_msg_kind {
+	RD_MSG_EVENT,
+	RD_MSG_DISCARDED_EVENTS,
+	RD_MSG_DISCARDED_PACKETS,
+};
+
+struct rd_msg {
+	enum rd_msg_kind kind;
+	const struct rd_stream *stream;
+	int64_t ns;			/* from origin; the merge key */
+	/* RD_MSG_EVENT */
+	const struct rd_event_class *ec;
+	uint64_t cycles;
+	int64_t vtid;			/* -1 when the stream has none */
+	/* RD_MSG_DISCARDED_*: count is UINT64_MAX when unknown */
+	uint64_t count;
+	int64_t begin_ns, end_ns;
+};
+
+struct rd_out;
+
+int rd_reader_open(struct rd_reader **r, const char *const *paths, size_t n,
+		   char *err, size_t errlen);
+/* 1: *m filled; 0: the end; -1: error (rd_reader_error()). */
+int rd_reader_next(struct rd_reader *r, struct rd_msg *m);
+const char *rd_reader_error(const struct rd_reader *r);
+void rd_reader_close(struct rd_reader *r);
+
+/* The trace and stream of a message. */
+const struct rd_trace *rd_stream_trace(const struct rd_stream *s);
+const char *rd_stream_path(const struct rd_stream *s);
+uint64_t rd_stream_class_id(const struct rd_stream *s);
+uint64_t rd_stream_id(const struct rd_stream *s);
+const struct rd_metadata *rd_trace_metadata(const struct rd_trace *t);
+const char *rd_trace_name(const struct rd_trace *t);
+
+/*
+ * Print the event `m` (the last one rd_reader_next() returned) in
+ * babeltrace2's text form, after the timestamp part: the trace fields,
+ * name, packet context, contexts and payload, then '\n'.  Returns 0, or
+ * -1 with rd_reader_error() set when the payload is bad.
+ */
+int rd_reader_print_event(struct rd_reader *r, const struct rd_msg *m,
+			  struct rd_out *o);
+
+/* A growable output buffer that flushes to a FILE. */
+struct rd_out {
+	char *buf;
+	size_t len, cap;
+	void *file;		/* FILE * */
+};
+
+void rd_out_init(struct rd_out *o, void *file);
+int rd_out_flush(struct rd_out *o);
+void rd_out_release(struct rd_out *o);
+char *rd_out_grow(struct rd_out *o, size_t n);
+
+/* Room for `n` more bytes at the end of the buffer. */
+static inline char *rd_out_room(struct rd_out *o, size_t n)
+{
+	if (o->len + n > o->cap)
+		return rd_out_grow(o, n);
+	return o->buf + o->len;
+}
+
+static inline void rd_out_mem(struct rd_out *o, const char *s, size_t n)
+{
+	__builtin_memcpy(rd_out_room(o, n), s, n);
+	o->len += n;
+}
+
+static inline void rd_out_str(struct rd_out *o, const char *s)
+{
+	rd_out_mem(o, s, __builtin_strlen(s));
+}
+
+static inline void rd_out_char(struct rd_out *o, char c)
+{
+	*rd_out_room(o, 1) = c;
+	o->len++;
+}
+
+/* `v` as exactly 9 digits. */
+void rd_out_nsec(struct rd_out *o, uint64_t v);
+void rd_out_u64(struct rd_out *o, uint64_t v);
+void rd_out_i64(struct rd_out *o, int64_t v);
+void rd_out_escaped(struct rd_out *o, const char *s, size_t n);
+
+/*
+ * babeltrace2's "[HH:MM:SS.nnnnnnnnn]" part of `ns`, local time unless
+ * `gmt` (falls back to seconds for negative times, like babeltrace2).
+ */
+void rd_out_time(struct rd_out *o, int64_t ns, bool gmt);
+
+#endif /* UST_READER_H */

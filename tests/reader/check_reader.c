@@ -1,0 +1,213 @@
+/*
+ * check_reader.c - unit tests of the reader: the TSDL parser on the
+ * metadata our consumer writes and on bad input, the cycles-to-ns
+ * conversion, and the timestamp rebuild over 27-bit wraps on a trace
+ * written here byte by byte.
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check_run.h"
+#include "reader.h"
+#include "shm-abi.h"
+
+static const char meta_text[] =
+	"/* CTF 1.8 */\n"
+	"typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
+	"typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
+	"typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
+	"typealias integer { size = 32; align = 8; signed = true; } := int32_t;\n"
+	"typealias integer { size = 5; align = 1; signed = false; } := uint5_t;\n"
+	"trace { major = 1; minor = 8; uuid = \"63db57ce-64dc-4244-b4c2-be066ac2aca8\";\n"
+	"  byte_order = le;\n"
+	"  packet.header := struct { uint32_t magic; uint8_t uuid[16];\n"
+	"    uint32_t stream_id; uint64_t stream_instance_id; } align(8); };\n"
+	"env { hostname = \"h\"; procname = \"p\"; vpid = 42; };\n"
+	"clock { name = \"c\"; freq = 1000000000; offset_s = 1700000000; offset = 1500000000; absolute = TRUE; };\n"
+	"typealias integer { size = 27; align = 1; signed = false; map = clock.c.value; } := uint27_clock_t;\n"
+	"typealias integer { size = 64; align = 8; signed = false; map = clock.c.value; } := uint64_clock_t;\n"
+	"struct packet_context { uint64_clock_t timestamp_begin; uint64_t packet_seq_num;\n"
+	"  uint32_t cpu_id; uint64_clock_t timestamp_end; uint64_t content_size;\n"
+	"  uint64_t packet_size; uint64_t events_discarded; } align(8);\n"
+	"struct event_header { enum : uint5_t { compact = 0 ... 30, extended = 31 } id;\n"
+	"  variant <id> { struct { uint27_clock_t timestamp; } compact;\n"
+	"    struct { uint32_t id; uint64_clock_t timestamp; } align(8) extended; } v; } align(8);\n"
+	"stream { id = 0; packet.context := struct packet_context;\n"
+	"  event.header := struct event_header; event.context := struct { int32_t _vtid; } align(8); };\n"
+	"event { name = \"a:b\"; id = 0; stream_id = 0; fields := struct {\n"
+	"  integer { size = 16; align = 8; signed = false; base = 16; } _x; string _s; }; };\n";
+
+START_TEST(test_parse_consumer_metadata)
+{
+	const struct rd_stream_class *sc;
+	struct rd_metadata md;
+	const struct rd_type *f;
+	char err[256];
+
+	ck_assert_int_eq(rd_metadata_parse(&md, meta_text, strlen(meta_text),
+					   err, sizeof(err)), 0);
+	ck_assert(md.has_uuid);
+	ck_assert_uint_eq(md.uuid[0], 0x63);
+	ck_assert_uint_eq(md.clock.offset_s, 1700000001);	/* normalized */
+	ck_assert_uint_eq(md.clock.offset, 500000000);
+	ck_assert_int_eq(rd_metadata_env(&md, "vpid")->num, 42);
+	sc = rd_metadata_stream(&md, 0);
+	ck_assert_ptr_nonnull(sc);
+	ck_assert_int_eq(sc->event_header->kind, RD_STRUCT);
+	ck_assert_int_eq(sc->event_header->u.s.members[1].type->kind, RD_VARIANT);
+	ck_assert_int_eq(sc->event_header->u.s.members[1].type->u.v.tag_index, 0);
+	ck_assert_str_eq(sc->event_context->u.s.members[0].name, "vtid");
+	f = sc->events[0]->fields;
+	ck_assert_str_eq(f->u.s.members[0].name, "x");
+	ck_assert_uint_eq(f->u.s.members[0].type->u.i.base, 16);
+	ck_assert_int_eq(f->u.s.members[1].type->kind, RD_STRING);
+	ck_assert_uint_eq(md.packet_header->u.s.members[1].type->kind, RD_ARRAY);
+	rd_metadata_release(&md);
+}
+END_TEST
+
+static void expect_error(const char *text, const char *want)
+{
+	struct rd_metadata md;
+	char err[256];
+
+	ck_assert_int_eq(rd_metadata_parse(&md, text, strlen(text), err, sizeof(err)), -1);
+	ck_assert_msg(strstr(err, want), "got \"%s\", want \"%s\"", err, want);
+}
+
+START_TEST(test_parse_errors)
+{
+	expect_error("garbage", "missing \"/* CTF 1.8\" signature");
+	expect_error("/* CTF 1.8 */ trace { major = 1 }", "line 1: expected ';', got '}'");
+	expect_error("/* CTF 1.8 */\n\ntypealias integer { size = 65; } := x;", "line 3: integer size 65");
+	expect_error("/* CTF 1.8 */ typealias foo := bar;", "unknown type 'foo'");
+	expect_error("/* CTF 1.8 */ trace { uuid = \"zz\"; };", "bad uuid");
+	expect_error("/* CTF 1.8 */ /* open", "unterminated comment");
+	expect_error("/* CTF 1.8 */ env { a = \"x", "unterminated string");
+	expect_error("/* CTF 1.8 */ struct { struct { struct { struct { struct { struct { struct { struct {"
+		     "struct { struct { struct { struct { struct { struct { struct { struct { struct {"
+		     "struct { struct { struct { struct { struct { struct { struct { struct { struct {"
+		     "struct { struct { struct { struct { struct { struct { struct { struct {", "nested too deeply");
+	expect_error("/* CTF 1.8 */ trace { major = 1; minor = 8; };", "no clock block");
+	expect_error("/* CTF 1.8 */ clock { freq = 0; };", "freq must be positive");
+	expect_error("/* CTF 1.8 */ typealias floating_point { exp_dig = 8; } := f;", "not supported yet");
+}
+END_TEST
+
+START_TEST(test_clock_ns)
+{
+	struct rd_clock c = { .freq = 1000000000, .offset_s = 10, .offset = 5 };
+
+	ck_assert_int_eq(rd_clock_ns(&c, 7), 10000000012LL);
+	/* Non-GHz: each part through a double, truncated, like babeltrace2. */
+	c.freq = 2596139809ULL;
+	c.offset_s = 1795239813;
+	c.offset = 1696537105;
+	ck_assert_int_eq(rd_clock_ns(&c, 0), 1795239813000000000LL +
+			 (int64_t)(1e9 * 1696537105.0 / 2596139809.0));
+	ck_assert_int_eq(rd_clock_ns(&c, 123456789012345ULL), 1795239813000000000LL +
+			 (int64_t)(1e9 * 1696537105.0 / 2596139809.0) +
+			 (int64_t)(1e9 * 123456789012345.0 / 2596139809.0));
+}
+END_TEST
+
+/* Write a one-packet trace whose events' compact timestamps wrap. */
+static void write_trace(const char *dir, const uint64_t *ts, size_t n)
+{
+	uint8_t pkt[4096] = { 0 }, *p;
+	struct ust_packet_header h = { .magic = UST_CTF_MAGIC };
+	uint64_t last;
+	char path[512];
+	size_t i, off = sizeof(h);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/metadata", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs(meta_text, f);
+	fclose(f);
+	h.timestamp_begin = last = ts[0];
+	for (i = 0; i < n; i++) {
+		uint16_t x = i;
+
+		p = pkt + off;
+		off += ust_ev_header_encode(p, 0, ts[i], last, 7);
+		memcpy(pkt + off, &x, 2);
+		pkt[off + 2] = 'a';
+		pkt[off + 3] = '\0';
+		off += 4;
+		last = ts[i];
+	}
+	h.timestamp_end = last;
+	h.content_size = off * 8;
+	h.packet_size = sizeof(pkt) * 8;
+	memcpy(pkt, &h, sizeof(h));
+	snprintf(path, sizeof(path), "%s/ust_0", dir);
+	f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fwrite(pkt, 1, sizeof(pkt), f);
+	fclose(f);
+}
+
+START_TEST(test_timestamp_rebuild)
+{
+	const uint64_t wrap = 1ull << 27;
+	/* steps below 2^27 that cross 2^27 boundaries; a big gap (extended) */
+	const uint64_t ts[] = { 1000, wrap - 10, wrap + 5, 3 * wrap - 1,
+				3 * wrap + wrap - 2, 50 * wrap + 3, 50 * wrap + 3 };
+	char dir[] = "/tmp/check_reader.XXXXXX", cmd[64], err[256], want[128];
+	const char *paths[1] = { dir };
+	struct rd_reader *r;
+	struct rd_msg m;
+	struct rd_out o;
+	size_t i = 0;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	write_trace(dir, ts, sizeof(ts) / sizeof(ts[0]));
+	ck_assert_msg(rd_reader_open(&r, paths, 1, err, sizeof(err)) == 0, "%s", err);
+	rd_out_init(&o, NULL);
+	while (rd_reader_next(r, &m) > 0) {
+		ck_assert_uint_lt(i, sizeof(ts) / sizeof(ts[0]));
+		ck_assert_uint_eq(m.cycles, ts[i]);
+		ck_assert_int_eq(m.ns, 1700000001500000000LL + (int64_t)ts[i]);
+		ck_assert_int_eq(m.vtid, 7);
+		o.len = 0;
+		ck_assert_int_eq(rd_reader_print_event(r, &m, &o), 0);
+		rd_out_char(&o, '\0');
+		snprintf(want, sizeof(want),
+			 "h:p:(42) a:b: { cpu_id = 0 }, { vtid = 7 }, { x = 0x%zX, s = \"a\" }\n", i);
+		ck_assert_str_eq(o.buf, want);
+		i++;
+	}
+	ck_assert_uint_eq(i, sizeof(ts) / sizeof(ts[0]));
+	rd_out_release(&o);
+	rd_reader_close(r);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
+static Suite *reader_suite(void)
+{
+	Suite *s = suite_create("reader");
+	TCase *tc = tcase_create("tsdl");
+
+	tcase_add_test(tc, test_parse_consumer_metadata);
+	tcase_add_test(tc, test_parse_errors);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("time");
+	tcase_add_test(tc, test_clock_ns);
+	tcase_add_test(tc, test_timestamp_rebuild);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return check_run(reader_suite());
+}
