@@ -73,6 +73,36 @@ static int read_int(struct rd_walk *w, const struct rd_type *t, uint64_t *v)
 	return 0;
 }
 
+/* A binary32 or binary64, printed as babeltrace2 prints reals ("%g"). */
+static int walk_float(struct rd_walk *w, const struct rd_type *t)
+{
+	unsigned int size = t->u.f.exp_dig + t->u.f.mant_dig;
+	char tmp[40];
+	uint64_t bits;
+
+	if (walk_align(w, t->align))
+		return -1;
+	if (w->end - w->pos < size)
+		return walk_fail(w, "float runs past the packet content");
+	bits = read_bits(w, size, t->u.f.be);
+	if (!w->o)
+		return 0;
+	if (size == 32) {
+		uint32_t b32 = (uint32_t)bits;
+		float f;
+
+		memcpy(&f, &b32, sizeof(f));
+		snprintf(tmp, sizeof(tmp), "%g", (double)f);
+	} else {
+		double d;
+
+		memcpy(&d, &bits, sizeof(d));
+		snprintf(tmp, sizeof(tmp), "%g", d);
+	}
+	rd_out_str(w->o, tmp);
+	return 0;
+}
+
 /* babeltrace2's integer formats, by display base. */
 static void print_int(struct rd_out *o, const struct rd_type *t, uint64_t v)
 {
@@ -404,6 +434,8 @@ static int walk_field(struct rd_walk *w, const struct rd_type *t,
 		if (w->o)
 			print_int(w->o, t, *val);
 		return 0;
+	case RD_FLOAT:
+		return walk_float(w, t);
 	case RD_ENUM:
 		return walk_enum(w, t, name, val);
 	case RD_STRING:

@@ -517,6 +517,59 @@ static struct rd_type *parse_integer(struct parser *ps)
 	return t;
 }
 
+/* One `key = value;` of a floating_point block. */
+static int float_attr(struct parser *ps, struct rd_type *t)
+{
+	const char *key = expect_ident(ps), *w;
+	uint64_t v = 0;
+
+	if (!key || expect(ps, "="))
+		return -1;
+	if (!strcmp(key, "byte_order")) {
+		if (!(w = expect_ident(ps)) || byte_order_word(ps, w, &t->u.f.be))
+			return -1;
+		return expect(ps, ";");
+	}
+	if (parse_uint(ps, &v))
+		return -1;
+	if (!strcmp(key, "exp_dig"))
+		t->u.f.exp_dig = (unsigned int)(v < 64 ? v : 64);
+	else if (!strcmp(key, "mant_dig"))
+		t->u.f.mant_dig = (unsigned int)(v < 64 ? v : 64);
+	else if (!strcmp(key, "align")) {
+		if (v < 1 || v > 4096 || (v & (v - 1)))
+			return fail(ps, "bad align %llu", (unsigned long long)v);
+		t->align = (unsigned int)v;
+	} else {
+		return fail(ps, "unknown floating_point attribute '%s'", key);
+	}
+	return expect(ps, ";");
+}
+
+/* Only IEEE 754 binary32 (8 + 24) and binary64 (11 + 53). */
+static struct rd_type *parse_float(struct parser *ps)
+{
+	struct rd_type *t = new_type(ps, RD_FLOAT);
+
+	if (!t || next(ps) || expect(ps, "{"))
+		return NULL;
+	t->u.f.be = ps->md->be;
+	while (!is_punct(ps, "}")) {
+		if (float_attr(ps, t))
+			return NULL;
+	}
+	if (next(ps))
+		return NULL;
+	if (!(t->u.f.exp_dig == 8 && t->u.f.mant_dig == 24) &&
+	    !(t->u.f.exp_dig == 11 && t->u.f.mant_dig == 53)) {
+		fail(ps, "floating_point with exp_dig %u and mant_dig %u: only "
+		     "IEEE 754 binary32 and binary64 are supported",
+		     t->u.f.exp_dig, t->u.f.mant_dig);
+		return NULL;
+	}
+	return t;
+}
+
 static struct rd_type *parse_string(struct parser *ps)
 {
 	struct rd_type *t = new_type(ps, RD_STRING);
@@ -708,7 +761,7 @@ static struct rd_type *parse_type(struct parser *ps)
 	else if (is_ident(ps, "variant"))
 		t = parse_variant(ps);
 	else if (is_ident(ps, "floating_point"))
-		t = (fail(ps, "floating_point is not supported yet"), NULL);
+		t = parse_float(ps);
 	else if ((t = find_alias(ps, ps->tok.s, false)))
 		t = next(ps) ? NULL : t;
 	else
@@ -733,37 +786,54 @@ static int sibling_index(const struct rd_member *m, size_t nr, const char *name)
 	return -1;
 }
 
-/* `[N]` or `[LEN_FIELD]` suffixes, innermost last. */
+static struct rd_type *parse_dims(struct parser *ps, struct rd_type *elem,
+				  const struct rd_member *sib, size_t nr,
+				  unsigned int depth)
+{
+	struct rd_type *t, *inner;
+
+	if (!is_punct(ps, "["))
+		return elem;
+	if (depth == 32) {
+		fail(ps, "more than 32 array dimensions");
+		return NULL;
+	}
+	if (next(ps))
+		return NULL;
+	if (ps->tok.kind == T_NUM) {
+		t = new_type(ps, RD_ARRAY);
+		if (!t || parse_uint(ps, &t->u.a.len))
+			return NULL;
+	} else {
+		t = new_type(ps, RD_SEQUENCE);
+		if (!t || !(t->u.a.len_name = expect_ident(ps)))
+			return NULL;
+		t->u.a.len_index = sibling_index(sib, nr, t->u.a.len_name);
+		if (t->u.a.len_index < 0) {
+			fail(ps, "sequence length '%s' is not an earlier field",
+			     t->u.a.len_name);
+			return NULL;
+		}
+	}
+	if (expect(ps, "]"))
+		return NULL;
+	inner = parse_dims(ps, elem, sib, nr, depth + 1);
+	if (!inner)
+		return NULL;
+	t->u.a.elem = inner;
+	t->align = inner->align;
+	return t;
+}
+
+/*
+ * `[N]` or `[LEN_FIELD]` suffixes.  As in C, `T x[2][3]` is 2 arrays of
+ * 3 T: the first suffix is the outermost dimension, so the rest of the
+ * suffixes apply to its element.  At most 32 dimensions.
+ */
 static struct rd_type *parse_array_suffix(struct parser *ps, struct rd_type *elem,
 					  const struct rd_member *sib, size_t nr)
 {
-	struct rd_type *t;
-
-	while (is_punct(ps, "[")) {
-		if (next(ps))
-			return NULL;
-		if (ps->tok.kind == T_NUM) {
-			t = new_type(ps, RD_ARRAY);
-			if (!t || parse_uint(ps, &t->u.a.len))
-				return NULL;
-		} else {
-			t = new_type(ps, RD_SEQUENCE);
-			if (!t || !(t->u.a.len_name = expect_ident(ps)))
-				return NULL;
-			t->u.a.len_index = sibling_index(sib, nr, t->u.a.len_name);
-			if (t->u.a.len_index < 0) {
-				fail(ps, "sequence length '%s' is not an earlier field",
-				     t->u.a.len_name);
-				return NULL;
-			}
-		}
-		if (expect(ps, "]"))
-			return NULL;
-		t->u.a.elem = elem;
-		t->align = elem->align;
-		elem = t;
-	}
-	return elem;
+	return parse_dims(ps, elem, sib, nr, 0);
 }
 
 /* Resolve the tag of a variant member against its earlier siblings. */

@@ -5,10 +5,9 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * tsdl.c parses the subset of TSDL that ust's consumer writes
- * (consumer/metadata.c): integers, strings, structs, enums, variants and
- * static arrays.  Floats and sequences have their kinds and fields here
- * so the parser and the decoder can grow into them; today the parser
- * refuses floating_point and the decoder refuses sequences.
+ * (consumer/metadata.c): integers, IEEE 754 floats, strings, structs,
+ * enums, variants and static arrays.  Sequences have their kind and
+ * fields here so the decoder can grow into them; today it refuses them.
  *
  * Every type node lives in the metadata's arena and is freed with it;
  * typealiases and named structs share nodes, so nothing is freed alone.
@@ -22,7 +21,7 @@
 
 enum rd_kind {
 	RD_INT,
-	RD_FLOAT,	/* parsed later (issue 3) */
+	RD_FLOAT,	/* IEEE 754 binary32 or binary64 */
 	RD_ENUM,
 	RD_STRING,
 	RD_STRUCT,

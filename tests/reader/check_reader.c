@@ -95,7 +95,10 @@ START_TEST(test_parse_errors)
 		     "struct { struct { struct { struct { struct { struct { struct { struct {", "nested too deeply");
 	expect_error("/* CTF 1.8 */ trace { major = 1; minor = 8; };", "no clock block");
 	expect_error("/* CTF 1.8 */ clock { freq = 0; };", "freq must be positive");
-	expect_error("/* CTF 1.8 */ typealias floating_point { exp_dig = 8; } := f;", "not supported yet");
+	expect_error("/* CTF 1.8 */ typealias floating_point { exp_dig = 8; } := f;",
+		     "floating_point with exp_dig 8 and mant_dig 0: only IEEE 754 binary32 and binary64 are supported");
+	expect_error("/* CTF 1.8 */ typealias floating_point { exp_dig = 8; mant_dig = 24; base = 2; } := f;",
+		     "unknown floating_point attribute 'base'");
 }
 END_TEST
 

@@ -12,6 +12,8 @@ record strings -- "$STRESS" -n 2000 -s
 record threads -- "$STRESS" -t 4 -n 20000 -s
 record forked -- "$STRESS" -f -n 500 -s
 record tiny --subbuf-size 4k --subbuf-count 2 -- "$STRESS" -t 4 -n 50000 -s
+# every fixed-size type: floats, enums, byte orders, nested arrays, structs
+record types -- "$top_builddir/tests/integration/roundtrip"
 
 compare() {
 	"$UST" view "$@" >"$WORK/ust.out" 2>"$WORK/ust.err" ||
@@ -26,7 +28,7 @@ compare() {
 }
 
 cd "$WORK"
-for d in values strings threads forked tiny; do
+for d in values strings threads forked types tiny; do
 	compare "$d"
 	compare --clock-gmt "$d"
 done
