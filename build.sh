@@ -16,7 +16,8 @@ top=$(pwd -P)
 build=$top/_build
 
 packages=(autoconf automake libtool pkg-config make gcc g++ liburcu-dev
-	  libpopt-dev check libxml2-dev libxml2-utils babeltrace2 python3-bt2)
+	  libpopt-dev check libxml2-dev libxml2-utils babeltrace2 python3-bt2
+	  valgrind)
 
 say() {
 	printf 'build.sh: %s\n' "$*" >&2

@@ -218,7 +218,8 @@ static enum copy_state packet_copy_state(const struct consumer *c,
 	cur = __atomic_load_n(&buf->commit.offset, __ATOMIC_RELAXED) >> ci->subbuf_shift;
 	if (cur >= n + ci->subbuf_count)
 		return COPY_TORN;
-	if (cur + 1 < n + ci->subbuf_count)
+	/* In discard mode no writer enters a slot before it is consumed. */
+	if (ci->mode == UST_MODE_DISCARD || cur + 1 < n + ci->subbuf_count)
 		return COPY_CLEAN;
 	if (memcmp(slot, c->scratch, HDR_SIZE))
 		return COPY_TORN;

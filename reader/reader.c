@@ -392,7 +392,8 @@ static int list_dir(const char *dir, bool want_dirs, char ***names, size_t *nr,
 		n++;
 	}
 	closedir(d);
-	qsort(v, n, sizeof(*v), name_cmp);
+	if (n)
+		qsort(v, n, sizeof(*v), name_cmp);
 	*names = v;
 	*nr = n;
 	return 0;

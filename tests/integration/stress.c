@@ -39,7 +39,7 @@ static uint64_t nr_events = 1000;
 static int with_text, forever, with_signal;
 static uint64_t rate_per_ms;
 static volatile uint64_t *progress;
-static volatile uint64_t handler_events;
+static uint64_t handler_events;	/* atomic: handlers run on any thread */
 
 static uint64_t now_us(void)
 {
@@ -79,8 +79,8 @@ static void *worker(void *arg)
 static void on_timer(int sig)
 {
 	(void)sig;
-	trace_stress_handler(handler_events);
-	handler_events++;
+	trace_stress_handler(__atomic_fetch_add(&handler_events, 1,
+						__ATOMIC_RELAXED));
 }
 
 static void start_timer(void)
@@ -136,6 +136,7 @@ static void run_workload(void)
 {
 	pthread_t th[64];
 	unsigned int i;
+	uint64_t n;
 
 	if (with_signal)
 		start_timer();
@@ -145,9 +146,10 @@ static void run_workload(void)
 		pthread_join(th[i], NULL);
 	if (with_signal)
 		stop_timer();
+	n = __atomic_load_n(&handler_events, __ATOMIC_RELAXED);
 	printf("attempted=%llu handler=%llu mapped=%d\n",
-	       (unsigned long long)(nr_threads * nr_events + handler_events),
-	       (unsigned long long)handler_events, ust_memory_mapped());
+	       (unsigned long long)(nr_threads * nr_events + n),
+	       (unsigned long long)n, ust_memory_mapped());
 	fflush(stdout);
 }
 
