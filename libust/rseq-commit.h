@@ -80,6 +80,13 @@
 	"jmp %l[abort]\n\t"							\
 	".popsection\n\t"
 
+/* The operands both sequences read; the copy plan is their only memory input. */
+#define UST_RSEQ_INPUTS							\
+	[rs] "r" (rs), [cpu] "r" (cpu), [commit] "r" (commit),		\
+	[expect] "r" (expect), [pair] "x" (pair), [plan] "r" (plan),	\
+	[cs_off] "i" (offsetof(struct rseq, rseq_cs)),			\
+	[cpu_off] "i" (offsetof(struct rseq, cpu_id))
+
 /* What one record commit copies: a header built on the stack, then the
  * caller's payload segments, all contiguous at `dst`. */
 struct ust_copy_plan {
@@ -155,10 +162,7 @@ int ust_rseq_copy_commit(struct rseq *rs, uint32_t cpu, uint64_t *commit,
 		"8:\n\t"
 		UST_RSEQ_COMMIT_END
 		: /* no outputs */
-		: [rs] "r" (rs), [cpu] "r" (cpu), [commit] "r" (commit),
-		  [expect] "r" (expect), [pair] "x" (pair), [plan] "r" (plan),
-		  [cs_off] "i" (offsetof(struct rseq, rseq_cs)),
-		  [cpu_off] "i" (offsetof(struct rseq, cpu_id))
+		: UST_RSEQ_INPUTS
 		: "memory", "cc", "rax", "rcx", "rsi", "rdi", "r8", "r9"
 		: abort);
 	return 0;
@@ -190,10 +194,7 @@ static inline int ust_rseq_copy2_commit(struct rseq *rs, uint32_t cpu,
 		"rep movsb\n\t"
 		UST_RSEQ_COMMIT_END
 		: /* no outputs */
-		: [rs] "r" (rs), [cpu] "r" (cpu), [commit] "r" (commit),
-		  [expect] "r" (expect), [pair] "x" (pair), [plan] "r" (plan),
-		  [cs_off] "i" (offsetof(struct rseq, rseq_cs)),
-		  [cpu_off] "i" (offsetof(struct rseq, cpu_id))
+		: UST_RSEQ_INPUTS
 		: "memory", "cc", "rax", "rcx", "rsi", "rdi"
 		: abort);
 	return 0;
