@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../check_run.h"
 #include "outdir.h"
 
 #define BASE_TEMPLATE	"/tmp/ust-check-outdir.XXXXXX"
@@ -161,11 +162,5 @@ static Suite *outdir_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(outdir_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(outdir_suite());
 }

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../check_run.h"
 #include "cli.h"
 #include "summary.h"
 
@@ -267,11 +268,5 @@ static Suite *summary_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(summary_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(summary_suite());
 }

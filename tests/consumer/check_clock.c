@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "check_run.h"
+#include "../check_run.h"
 #include "clock.h"
 
 #define BOOT "c3d2f6a4-93b1-4b5e-8d3f-0123456789ab"

@@ -11,7 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "check_run.h"
+#include "../check_run.h"
 #include "consumer.h"
 #include "fakeshm.h"
 

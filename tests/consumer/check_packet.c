@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "check_run.h"
+#include "../check_run.h"
 #include "packet.h"
 
 #define HDR		sizeof(struct ust_packet_header)

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "check_run.h"
+#include "../check_run.h"
 #include "reader.h"
 #include "shm-abi.h"
 

@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../check_run.h"
 #include "mock-ust.h"
 #include "other_tp.h"
 #include "tpt_tp.h"
@@ -572,11 +573,5 @@ static Suite *generated_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(generated_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(generated_suite());
 }

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../check_run.h"
 #include "validate.h"
 #include "emit.h"
 #include "output.h"
@@ -520,11 +521,5 @@ static Suite *tpgen_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(tpgen_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(tpgen_suite());
 }

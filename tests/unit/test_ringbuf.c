@@ -22,6 +22,7 @@
 
 #include <ust/tracepoint.h>
 
+#include "../check_run.h"
 #include "packet.h"
 #include "session.h"
 
@@ -668,11 +669,5 @@ static Suite *ringbuf_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(ringbuf_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(ringbuf_suite());
 }
