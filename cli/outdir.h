@@ -8,16 +8,7 @@
 
 #include <stdbool.h>
 
-/* Shared by every user, like /tmp: created with mode 1777. */
-#define UST_DEFAULT_OUTPUT	"/tmp/ltt-usertrace"
-
-/*
- * Make `path` a directory like `mkdir -p`: each missing component is
- * created with mode 0755 (less the umask).  *created tells whether the
- * last component was created by this call.  Returns 0 or -errno
- * (-ENOTDIR when a component exists and is not a directory).
- */
-int ust_mkdir_p(const char *path, bool *created);
+#include "fs.h"		/* UST_DEFAULT_OUTPUT, ust_mkdir_p() */
 
 /*
  * Make `dir` ready for traces before anything runs: create it like

@@ -21,8 +21,8 @@
 #include <unistd.h>
 
 #include "consumer.h"
+#include "fs.h"
 
-#define DEFAULT_OUTPUT	"/tmp/ltt-usertrace"
 #define MAX_SUFFIX	1000
 
 /* Keep [A-Za-z0-9._-] and make the rest '_'; never start with '.'. */
@@ -41,31 +41,6 @@ void sanitize_name(char *s)
 }
 
 /*
- * mkdir -p: create each missing component of `path` with `mode`.
- * Returns 1 when the last component was created, 0 when it existed.
- */
-static int mkdir_parents(char *path, mode_t mode)
-{
-	char *p = path;
-
-	for (;;) {
-		p += strspn(p, "/");
-		p += strcspn(p, "/");
-		if (p[strspn(p, "/")] == '\0')
-			break;
-		*p = '\0';
-		if (mkdir(path, mode) && errno != EEXIST) {
-			*p = '/';
-			return -errno;
-		}
-		*p = '/';
-	}
-	if (mkdir(path, mode) == 0)
-		return 1;
-	return errno == EEXIST ? 0 : -errno;
-}
-
-/*
  * Open (creating it like `mkdir -p`) the output directory.  The default
  * /tmp/ltt-usertrace is shared like /tmp: created 1777, and it must be a
  * real directory owned by root or by us, or another user could read our
@@ -73,24 +48,21 @@ static int mkdir_parents(char *path, mode_t mode)
  */
 static int open_output_dir(const char *dir, char *err, size_t errlen)
 {
-	bool shared = !strcmp(dir, DEFAULT_OUTPUT);
-	char *copy = strdup(dir);
+	bool shared = !strcmp(dir, UST_DEFAULT_OUTPUT);
 	struct stat st;
-	int fd, created;
+	bool created;
+	int fd, ret;
 
-	if (!copy)
-		return -ENOMEM;
-	created = mkdir_parents(copy, 0755);
-	free(copy);
-	if (created < 0) {
-		snprintf(err, errlen, "cannot create '%s': %s", dir, strerror(-created));
-		return created;
+	ret = ust_mkdir_p(dir, &created);
+	if (ret) {
+		snprintf(err, errlen, "cannot create '%s': %s", dir, strerror(-ret));
+		return ret;
 	}
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (shared ? O_NOFOLLOW : 0));
 	if (fd < 0) {
-		created = -errno;
+		ret = -errno;
 		snprintf(err, errlen, "cannot open '%s': %s", dir, strerror(errno));
-		return created;
+		return ret;
 	}
 	if (shared && (fstat(fd, &st) || (st.st_uid != 0 && st.st_uid != geteuid()))) {
 		snprintf(err, errlen, "'%s' belongs to another user", dir);

@@ -19,8 +19,8 @@
 
 #include "shm-abi.h"
 #include "clock.h"
+#include "fs.h"
 
-#define UST_DEFAULT_OUTPUT		"/tmp/ltt-usertrace"
 #define UST_DEFAULT_SUBBUF_SIZE		(1u << 20)
 #define UST_DEFAULT_SUBBUF_COUNT	4u
 #define UST_DEFAULT_READ_TIMER_US	1000u

@@ -1,0 +1,23 @@
+/*
+ * fs.h - the output directory, as libust, the consumer and `ust record`
+ * all know it.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-only
+ */
+#ifndef UST_FS_H
+#define UST_FS_H
+
+#include <stdbool.h>
+
+/* Where traces go by default; shared by every user, like /tmp (1777). */
+#define UST_DEFAULT_OUTPUT	"/tmp/ltt-usertrace"
+
+/*
+ * Make `path` a directory like `mkdir -p`: each missing component is
+ * created with mode 0755 (less the umask).  *created tells whether the
+ * last component was created by this call.  Returns 0 or -errno
+ * (-ENOTDIR when a component exists and is not a directory).
+ */
+int ust_mkdir_p(const char *path, bool *created);
+
+#endif /* UST_FS_H */
