@@ -55,19 +55,18 @@ static void full_name(char *buf, size_t len, const struct ust_provider *p,
 }
 
 /*
- * Append one event class to the metadata log.  Returns 0, or -ENOSPC when
+ * Append event class `name` ("facility:event") to the metadata log.
+ * Returns 0, or -ENOSPC when
  * the log is full (the event then stays disabled: it could not be read).
  */
-static int meta_append(struct ust_session *s, const struct ust_provider *p,
+static int meta_append(struct ust_session *s, const char *name,
 		       const struct ust_event_desc *ev)
 {
 	struct ust_shm_header *h = s->hdr;
 	struct ust_meta_event me = { 0 };
-	char name[256];
 	uint8_t *dst;
 	uint64_t used = h->meta_used, size;
 
-	full_name(name, sizeof(name), p, ev);
 	me.id = ev->id;
 	me.channel = 0;
 	me.loglevel = ev->loglevel;
@@ -105,7 +104,7 @@ static void event_attach(struct ust_session *s, const struct ust_provider *p,
 	full_name(name, sizeof(name), p, ev);
 	if (!ust_pattern_match(&ust_config, name))
 		return;
-	if (meta_append(s, p, ev)) {
+	if (meta_append(s, name, ev)) {
 		fprintf(stderr, "ust: metadata area full, event '%s' "
 			"not recorded\n", name);
 		return;
