@@ -141,7 +141,8 @@ struct ust_shm_header {
 /*
  * One event class in the metadata log.  The three strings follow the
  * fixed part, each NUL-terminated, in this order: "facility:event",
- * layout, TSDL fields.  `size` covers the strings and the padding.
+ * layout, TSDL fields; then `desc_len` bytes of descriptions.  `size`
+ * covers the strings and the padding.
  */
 struct ust_meta_event {
 	uint32_t size;
@@ -151,7 +152,11 @@ struct ust_meta_event {
 	uint32_t name_len;	/* bytes, including the NUL */
 	uint32_t layout_len;
 	uint32_t tsdl_len;
-	uint32_t reserved;
+	/*
+	 * Bytes after the TSDL: the event's description, then its
+	 * facility's, each NUL-terminated (empty when none); 0 for none.
+	 */
+	uint32_t desc_len;
 };
 
 /*

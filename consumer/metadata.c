@@ -280,6 +280,8 @@ struct meta_entry {
 	const char *name;
 	const char *layout;
 	const char *tsdl;
+	const char *desc;	/* the event's description, "" for none */
+	const char *fac_desc;	/* its facility's */
 };
 
 /* The string of `len` bytes at `p`: NUL-terminated exactly at its end. */
@@ -288,6 +290,25 @@ static const char *entry_string(const uint8_t *p, uint32_t len)
 	if (len == 0 || p[len - 1] != '\0' || memchr(p, '\0', len) != p + len - 1)
 		return NULL;
 	return (const char *)p;
+}
+
+/*
+ * The two descriptions at `p` (`len` bytes: two NUL-terminated strings,
+ * or none at all when `len` is 0, from an older libust).
+ */
+static int entry_descriptions(const uint8_t *p, uint32_t len,
+			      struct meta_entry *e)
+{
+	const uint8_t *nul = len ? memchr(p, '\0', len) : NULL;
+
+	e->desc = e->fac_desc = "";
+	if (!len)
+		return 0;
+	if (!nul)
+		return -1;
+	e->desc = (const char *)p;
+	e->fac_desc = entry_string(nul + 1, len - (uint32_t)(nul + 1 - p));
+	return e->fac_desc ? 0 : -1;
 }
 
 /*
@@ -306,8 +327,12 @@ static int meta_entry_parse(const struct consumer *c, const uint8_t *p,
 	e->layout = entry_string(s, ev->layout_len);
 	s += ev->layout_len;
 	e->tsdl = entry_string(s, ev->tsdl_len);
+	s += ev->tsdl_len;
 	if (!e->name || !e->layout || !e->tsdl)
 		return fail_msg(err, errlen, "string not terminated where its length says");
+	if (entry_descriptions(s, ev->desc_len, e))
+		return fail_msg(err, errlen, "'%s': descriptions not terminated where their length says",
+				e->name);
 	if (!event_name_ok(e->name))
 		return fail_msg(err, errlen, "bad event name");
 	if (ev->channel >= c->shm.nr_channels)
@@ -350,6 +375,26 @@ static int table_add(struct ust_layout_table *t, uint32_t id, const char *layout
 	return 0;
 }
 
+/*
+ * A TSDL comment line "what: text" in an event block: babeltrace2 warns
+ * of any event attribute it does not know, so descriptions are comments.
+ * A comment end in the text gets a space ("* /").
+ */
+static void tsdl_comment(FILE *f, const char *what, const char *text)
+{
+	const char *p;
+
+	if (!*text)
+		return;
+	fprintf(f, "\t/* %s: ", what);
+	for (p = text; *p; p++) {
+		fputc(*p, f);
+		if (*p == '*' && p[1] == '/')
+			fputc(' ', f);
+	}
+	fputs(" */\n", f);
+}
+
 /* The `event { }` block of a checked entry. */
 static void event_block(FILE *f, const struct consumer *c, const struct meta_entry *e)
 {
@@ -357,6 +402,8 @@ static void event_block(FILE *f, const struct consumer *c, const struct meta_ent
 		e->name, e->ev.id, c->shm.chan[e->ev.channel].stream_id);
 	if (e->ev.loglevel != -1)
 		fprintf(f, "\tloglevel = %d;\n", e->ev.loglevel);
+	tsdl_comment(f, "description", e->desc);
+	tsdl_comment(f, "facility", e->fac_desc);
 	fprintf(f, "\tfields := struct {\n\t\t%s\n\t};\n};\n\n", e->tsdl);
 }
 
@@ -364,7 +411,7 @@ static void event_block(FILE *f, const struct consumer *c, const struct meta_ent
 static uint64_t entry_size(const struct ust_meta_event *ev, uint64_t avail)
 {
 	uint64_t need = (uint64_t)sizeof(*ev) + ev->name_len + ev->layout_len +
-			ev->tsdl_len;
+			ev->tsdl_len + ev->desc_len;
 
 	if (ev->size % 8 || ev->size < need || ev->size > avail)
 		return 0;

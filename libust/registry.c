@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include <urcu/list.h>
@@ -48,6 +49,18 @@ static struct ust_provider *node_provider(struct cds_list_head *node)
 				       offsetof(struct ust_provider, priv));
 }
 
+/* struct ust_event_desc of the first version, before `description`. */
+#define UST_EVENT_DESC_SIZE_V1 offsetof(struct ust_event_desc, description)
+
+/* The description of an event, "" when it has none or predates them. */
+static const char *event_description(const struct ust_event_desc *ev)
+{
+	if (ev->struct_size < offsetof(struct ust_event_desc, description) +
+			      sizeof(ev->description) || !ev->description)
+		return "";
+	return ev->description;
+}
+
 static void full_name(char *buf, size_t len, const struct ust_provider *p,
 		      const struct ust_event_desc *ev)
 {
@@ -60,12 +73,14 @@ static void full_name(char *buf, size_t len, const struct ust_provider *p,
  * the log is full (the event then stays disabled: it could not be read).
  */
 static int meta_append(struct ust_session *s, const char *name,
-		       const struct ust_event_desc *ev)
+		       const struct ust_event_desc *ev, const char *fac_desc)
 {
 	struct ust_shm_header *h = s->hdr;
 	struct ust_meta_event me = { 0 };
+	const char *desc = event_description(ev);
 	uint8_t *dst;
 	uint64_t used = h->meta_used, size;
+	size_t desc_len = strlen(desc) + 1;
 
 	me.id = ev->id;
 	me.channel = 0;
@@ -73,8 +88,10 @@ static int meta_append(struct ust_session *s, const char *name,
 	me.name_len = (uint32_t)strlen(name) + 1;
 	me.layout_len = (uint32_t)strlen(ev->layout) + 1;
 	me.tsdl_len = (uint32_t)strlen(ev->tsdl_fields) + 1;
-	size = (sizeof(me) + me.name_len + me.layout_len + me.tsdl_len + 7) &
-	       ~7ull;
+	fac_desc = fac_desc ? fac_desc : "";
+	me.desc_len = (uint32_t)(desc_len + strlen(fac_desc) + 1);
+	size = (sizeof(me) + me.name_len + me.layout_len + me.tsdl_len +
+		me.desc_len + 7) & ~7ull;
 	if (used + size > h->meta_size) {
 		h->meta_dropped++;
 		return -ENOSPC;
@@ -87,6 +104,9 @@ static int meta_append(struct ust_session *s, const char *name,
 	memcpy(dst + me.name_len, ev->layout, me.layout_len);
 	memcpy(dst + me.name_len + me.layout_len, ev->tsdl_fields,
 	       me.tsdl_len);
+	dst += me.name_len + me.layout_len + me.tsdl_len;
+	memcpy(dst, desc, desc_len);
+	memcpy(dst + desc_len, fac_desc, me.desc_len - desc_len);
 	/*
 	 * Release: the entry's bytes before the new length.  Pairs with the
 	 * consumer's acquire load of meta_used before it reads entries.
@@ -104,7 +124,7 @@ static void event_attach(struct ust_session *s, const struct ust_provider *p,
 	full_name(name, sizeof(name), p, ev);
 	if (!ust_pattern_match(&ust_config, name))
 		return;
-	if (meta_append(s, name, ev)) {
+	if (meta_append(s, name, ev, p->description)) {
 		fprintf(stderr, "ust: metadata area full, event '%s' "
 			"not recorded\n", name);
 		return;
@@ -132,7 +152,7 @@ static int provider_valid(const struct ust_provider *p)
 	for (i = 0; i < p->nr_events; i++) {
 		const struct ust_event_desc *ev = p->events[i];
 
-		if (!ev || ev->struct_size < sizeof(*ev) || !ev->name ||
+		if (!ev || ev->struct_size < UST_EVENT_DESC_SIZE_V1 || !ev->name ||
 		    !ev->tsdl_fields || !ev->layout)
 			return 0;
 	}

@@ -245,13 +245,37 @@ static int spawn_attrs(posix_spawnattr_t *attr, posix_spawn_file_actions_t *fa,
 }
 
 /*
+ * The program's environment without UST_TRACE, for the consumer: a
+ * provider preloaded with LD_PRELOAD brings libust into the consumer
+ * too, where UST_TRACE would start a session, hence another consumer,
+ * and so on without end.  The strings are the program's; free() only
+ * the array.  NULL when out of memory.
+ */
+static char **consumer_environ(void)
+{
+	size_t n = 0, i, j;
+	char **env;
+
+	while (environ[n])
+		n++;
+	env = malloc((n + 1) * sizeof(*env));
+	if (!env)
+		return NULL;
+	for (i = j = 0; i < n; i++)
+		if (strncmp(environ[i], "UST_TRACE=", strlen("UST_TRACE=")))
+			env[j++] = environ[i];
+	env[j] = NULL;
+	return env;
+}
+
+/*
  * Start the consumer on `shm_fd`.  It forks once more and the process we
  * started exits at once; we reap it here, so the program never sees a
  * child it did not create.
  */
 static int spawn_consumer(const struct ust_config *cfg, int shm_fd)
 {
-	char *argv[16], store[2][32];
+	char *argv[16], store[2][32], **env;
 	posix_spawnattr_t attr;
 	posix_spawn_file_actions_t fa;
 	int pid_fd, ret, status;
@@ -261,12 +285,15 @@ static int spawn_consumer(const struct ust_config *cfg, int shm_fd)
 	if (pid_fd < 0)
 		return -errno;
 	consumer_args(argv, store, cfg);
-	ret = spawn_attrs(&attr, &fa, shm_fd, pid_fd);
+	env = consumer_environ();
+	ret = env ? spawn_attrs(&attr, &fa, shm_fd, pid_fd) : -ENOMEM;
 	if (!ret)
-		ret = -posix_spawn(&pid, cfg->consumerd, &fa, &attr, argv,
-				   environ);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&attr);
+		ret = -posix_spawn(&pid, cfg->consumerd, &fa, &attr, argv, env);
+	if (env) {
+		posix_spawn_file_actions_destroy(&fa);
+		posix_spawnattr_destroy(&attr);
+	}
+	free(env);
 	close(pid_fd);
 	if (ret)
 		return ret;

@@ -12,7 +12,7 @@
 
 #include "decode.h"
 
-#define MAX_TAGS	64	/* members whose values a variant can use */
+#define MAX_TAGS	64	/* members whose values a variant or sequence can use */
 
 static int walk_fail(struct rd_walk *w, const char *what)
 {
@@ -331,9 +331,9 @@ static int walk_variant(struct rd_walk *w, const struct rd_type *t,
 }
 
 /* A text array: 8-bit UTF-8 integers, printed as a NUL-trimmed string. */
-static int walk_text_array(struct rd_walk *w, const struct rd_type *t)
+static int walk_text_array(struct rd_walk *w, const struct rd_type *t,
+			   uint64_t n)
 {
-	uint64_t n = t->u.a.len;
 	const uint8_t *s, *nul;
 
 	if (walk_align(w, t->align))
@@ -351,18 +351,19 @@ static int walk_text_array(struct rd_walk *w, const struct rd_type *t)
 	return 0;
 }
 
-static int walk_array(struct rd_walk *w, const struct rd_type *t)
+/* An array, or a sequence of `len` elements ("[ ]" when empty). */
+static int walk_array(struct rd_walk *w, const struct rd_type *t, uint64_t len)
 {
 	const struct rd_type *e = t->u.a.elem;
 	uint64_t i, dummy;
 
 	if (e->kind == RD_INT && e->u.i.utf8 && e->u.i.size == 8)
-		return walk_text_array(w, t);
-	if (t->u.a.len > (w->end - w->pos))	/* every element takes >= 1 bit */
+		return walk_text_array(w, t, len);
+	if (len > (w->end - w->pos))	/* every element takes >= 1 bit */
 		return walk_fail(w, "array runs past the packet content");
 	if (w->o)
 		rd_out_char(w->o, '[');
-	for (i = 0; i < t->u.a.len; i++) {
+	for (i = 0; i < len; i++) {
 		if (w->o) {
 			rd_out_str(w->o, i ? ", [" : " [");
 			rd_out_u64(w->o, i);
@@ -424,7 +425,6 @@ int rd_walk_struct(struct rd_walk *w, const struct rd_type *t, bool top)
 static int walk_field(struct rd_walk *w, const struct rd_type *t,
 		      const char *name, const uint64_t *sib, uint64_t *val)
 {
-	(void)sib;
 	switch (t->kind) {
 	case RD_INT:
 		if (read_int(w, t, val))
@@ -445,7 +445,12 @@ static int walk_field(struct rd_walk *w, const struct rd_type *t,
 	case RD_VARIANT:
 		return walk_fail(w, "variant outside a struct");
 	case RD_ARRAY:
-		return walk_array(w, t);
+		return walk_array(w, t, t->u.a.len);
+	case RD_SEQUENCE:
+		/* Its length is an earlier member of the same struct. */
+		if (!sib || t->u.a.len_index < 0 || t->u.a.len_index >= MAX_TAGS)
+			return walk_fail(w, "sequence without its length");
+		return walk_array(w, t, sib[t->u.a.len_index]);
 	default:
 		return walk_fail(w, "field type not supported yet");
 	}

@@ -27,7 +27,7 @@ enum rd_kind {
 	RD_STRUCT,
 	RD_VARIANT,
 	RD_ARRAY,
-	RD_SEQUENCE,	/* decoded later (issue 3) */
+	RD_SEQUENCE,	/* length: an earlier member of the same struct */
 };
 
 struct rd_type;

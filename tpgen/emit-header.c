@@ -102,8 +102,13 @@ struct decl_state {
 };
 
 static void emit_typedef_structs(FILE *out, struct decl_state *st, size_t i);
+static void emit_union(FILE *out, struct decl_state *st,
+		       const struct tp_type *type);
 
-/* The struct declarations `type` needs, innermost first, then its own. */
+/*
+ * The struct and union declarations `type` needs, innermost first, then
+ * its own.
+ */
 static void emit_structs(FILE *out, struct decl_state *st,
 			 const struct tp_type *type)
 {
@@ -116,19 +121,46 @@ static void emit_structs(FILE *out, struct decl_state *st,
 				     (size_t)(type->u.typeref.def - st->fac->typedefs));
 	} else if (type->kind == TP_TYPE_ARRAY) {
 		emit_structs(out, st, type->u.array.elem);
+	} else if (type->kind == TP_TYPE_SEQUENCE) {
+		emit_structs(out, st, type->u.sequence.elem);
 	} else if (type->kind == TP_TYPE_STRUCT) {
 		fields = &type->u.structure.fields;
 		for (i = 0; i < fields->nr; i++)
 			emit_structs(out, st, fields->v[i].type);
 		fprintf(out, "\n%s {\n", type->u.structure.c_type);
 		for (i = 0; i < fields->nr; i++) {
-			member = tp_c_member(fields->v[i].type, fields->v[i].name);
+			member = tp_c_members(&fields->v[i]);
 			st->oom = st->oom || !member;
 			fprintf(out, "\t%s;\n", member ? member : "");
 			free(member);
 		}
 		fputs("};\n", out);
+	} else if (type->kind == TP_TYPE_VARIANT) {
+		emit_union(out, st, type);
 	}
+}
+
+/*
+ * A variant's C form: a union with one member per option, named after
+ * its label; the tag beside it says which member is valid.
+ */
+static void emit_union(FILE *out, struct decl_state *st,
+		       const struct tp_type *type)
+{
+	const struct tp_option *opt = type->u.variant.options;
+	char *member;
+	size_t i;
+
+	for (i = 0; i < type->u.variant.nr_options; i++)
+		emit_structs(out, st, opt[i].type);
+	fprintf(out, "\n%s {\n", type->u.variant.c_type);
+	for (i = 0; i < type->u.variant.nr_options; i++) {
+		member = tp_c_member(opt[i].type, opt[i].label);
+		st->oom = st->oom || !member;
+		fprintf(out, "\t%s;\n", member ? member : "");
+		free(member);
+	}
+	fputs("};\n", out);
 }
 
 static void emit_typedef_structs(FILE *out, struct decl_state *st, size_t i)

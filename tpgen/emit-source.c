@@ -24,7 +24,6 @@
  *
  * Locals are named __ust_*, which validate.c forbids as field names.
  */
-#include <stdarg.h>
 #include <stdlib.h>
 
 #include "emit.h"
@@ -102,7 +101,12 @@ static int emit_descriptor(FILE *out, const struct tp_facility *fac,
 	tp_emit_c_string(out, layout);
 	fputs(",\n"
 	      "\t/* .id, .reserved, .priv: set by libust */ 0, 0, NULL,\n"
-	      "};\n", out);
+	      "\t/* .description */ ", out);
+	if (event->description)
+		tp_emit_c_string_wrapped(out, event->description, "\t");
+	else
+		fputs("NULL", out);
+	fputs(",\n};\n", out);
 	free(layout);
 	return 0;
 }
@@ -145,30 +149,6 @@ struct filler {
 	bool oom;
 };
 
-static void indent(FILE *out, unsigned int depth)
-{
-	while (depth--)
-		fputc('\t', out);
-}
-
-static char *fmt(struct filler *f, const char *format, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static char *fmt(struct filler *f, const char *format, ...)
-{
-	va_list ap;
-	char *s;
-	int ret;
-
-	va_start(ap, format);
-	ret = vasprintf(&s, format, ap);
-	va_end(ap);
-	if (ret >= 0)
-		return s;
-	f->oom = true;
-	return NULL;
-}
-
 static void fill(struct filler *f, const struct tp_type *type, const char *dst,
 		 const char *src, unsigned int depth);
 
@@ -176,7 +156,7 @@ static void fill(struct filler *f, const struct tp_type *type, const char *dst,
 static void fill_scalar(struct filler *f, const struct tp_type *type,
 			const char *dst, const char *src, unsigned int depth)
 {
-	indent(f->out, depth);
+	tp_emit_indent(f->out, depth);
 	if (type->kind == TP_TYPE_ENUM)
 		fprintf(f->out, "__ust_put_u%u(%s, __ust_cast(uint%u_t, %s));\n",
 			type->u.enumeration.def->size * 8, dst,
@@ -201,21 +181,22 @@ static void fill_array(struct filler *f, const struct tp_type *type,
 	char *edst, *esrc;
 
 	if (staging_of(elem) == STAGE_VALUE) {
-		indent(f->out, depth);
+		tp_emit_indent(f->out, depth);
 		fprintf(f->out, "__builtin_memcpy(%s, %s, %zu);\n", dst, src,
 			tp_type_fixed_size(type));
 		return;
 	}
-	indent(f->out, depth);
+	tp_emit_indent(f->out, depth);
 	fprintf(f->out, "for (size_t __ust_i%u = 0; __ust_i%u < %u; __ust_i%u++) {\n",
 		depth, depth, type->u.array.length, depth);
-	edst = fmt(f, "%s + %zu * __ust_i%u", dst, tp_type_fixed_size(elem), depth);
-	esrc = fmt(f, "%s[__ust_i%u]", src, depth);
+	edst = tp_fmt(&f->oom, "%s + %zu * __ust_i%u", dst,
+		      tp_type_fixed_size(elem), depth);
+	esrc = tp_fmt(&f->oom, "%s[__ust_i%u]", src, depth);
 	if (edst && esrc)
 		fill(f, elem, edst, esrc, depth + 1);
 	free(edst);
 	free(esrc);
-	indent(f->out, depth);
+	tp_emit_indent(f->out, depth);
 	fputs("}\n", f->out);
 }
 
@@ -229,8 +210,10 @@ static void fill_struct(struct filler *f, const struct tp_type *type,
 	char *mdst, *msrc;
 
 	for (i = 0; i < fields->nr && !f->oom; i++) {
-		mdst = offset ? fmt(f, "%s + %zu", dst, offset) : fmt(f, "%s", dst);
-		msrc = fmt(f, "%s%s%s", src, arrow ? "->" : ".", fields->v[i].name);
+		mdst = offset ? tp_fmt(&f->oom, "%s + %zu", dst, offset) :
+				tp_fmt(&f->oom, "%s", dst);
+		msrc = tp_fmt(&f->oom, "%s%s%s", src, arrow ? "->" : ".",
+			      fields->v[i].name);
 		if (mdst && msrc)
 			fill(f, fields->v[i].type, mdst, msrc, depth);
 		free(mdst);
@@ -251,6 +234,15 @@ static void fill(struct filler *f, const struct tp_type *type, const char *dst,
 		fill_scalar(f, type, dst, src, depth);
 }
 
+int tp_emit_fill(FILE *out, const struct tp_type *type, const char *dst,
+		 const char *src, unsigned int depth)
+{
+	struct filler f = { .out = out };
+
+	fill(&f, type, dst, src, depth);
+	return f.oom ? -1 : 0;
+}
+
 /*
  * The statements for a STAGE_BYTES field of run `index`.  Arrays and
  * structs come by pointer: NULL leaves their bytes zero.
@@ -260,7 +252,7 @@ static int fill_field(FILE *out, const struct tp_field *field,
 {
 	const struct tp_type *type = tp_type_resolve(field->type);
 	struct filler f = { .out = out };
-	char *dst = fmt(&f, "__ust_fixed%u.%s", index, field->name);
+	char *dst = tp_fmt(&f.oom, "__ust_fixed%u.%s", index, field->name);
 
 	if (!dst)
 		return -1;
@@ -371,7 +363,7 @@ static void emit_helpers(FILE *out, const struct tp_facility *fac)
 	unsigned int size;
 
 	tp_facility_features(fac, &feat);
-	if (feat.enums)
+	if (feat.enums || feat.packed || feat.sequences)
 		fputs("\n#ifdef __cplusplus\n"
 		      "#define __ust_cast(type, value) static_cast<type>(value)\n"
 		      "#else\n"
@@ -385,6 +377,7 @@ static void emit_helpers(FILE *out, const struct tp_facility *fac)
 		if (feat.put_le & size)
 			emit_put_order(out, "le", "BIG", size * 8);
 	}
+	tp_emit_pack_helpers(out, &feat);
 }
 
 /* The string to record (NULL recorded as "(null)") and its length. */
@@ -399,20 +392,57 @@ static void emit_string_part(FILE *out, const struct tp_event *event,
 		name, name);
 }
 
-/* The locals each part needs, in payload order. */
-static int emit_part_locals(FILE *out, const struct tp_event *event,
+/*
+ * A sequence of flat elements: its clamped length, and that length as
+ * the K-byte integer recorded before the elements.
+ */
+static void emit_sequence_part(FILE *out, const struct tp_event *event,
+			       const struct tp_part *part)
+{
+	const struct tp_field *field = &event->fields.v[part->first];
+	const struct tp_type *type = tp_type_resolve(field->type);
+	unsigned int bits = type->u.sequence.lengthsize * 8;
+	const char *name = field->name;
+
+	fprintf(out, "\tsize_t __ust_n_%s = __ust_seq_len(%s, %s_len, %lluu);\n",
+		name, name, name, tp_sequence_max(type));
+	fprintf(out, "\tuint%u_t __ust_qlen_%s = __ust_cast(uint%u_t, __ust_n_%s);\n",
+		bits, name, bits, name);
+}
+
+/* The locals each part needs, in payload order; packed fields last. */
+static int emit_part_locals(FILE *out, const struct tp_facility *fac,
+			    const struct tp_event *event,
 			    const struct tp_plan *plan)
 {
 	unsigned int fixed = 0;
+	char *drop;
 	size_t i;
+	int ret;
 
 	for (i = 0; i < plan->nr_parts; i++) {
 		if (plan->parts[i].kind == TP_PART_STRING)
 			emit_string_part(out, event, &plan->parts[i]);
-		else if (emit_fixed_part(out, event, &plan->parts[i], fixed++))
+		else if (plan->parts[i].kind == TP_PART_SEQUENCE)
+			emit_sequence_part(out, event, &plan->parts[i]);
+		else if (plan->parts[i].kind == TP_PART_FIXED &&
+			 emit_fixed_part(out, event, &plan->parts[i], fixed++))
 			return -1;
 	}
-	return 0;
+	if (!plan->packed)
+		return 0;
+	if (asprintf(&drop, "ust_event_write(&__ust_event_%s_%s, NULL, 0, UST_PAYLOAD_DROP);",
+		     fac->name, event->name) < 0)
+		return -1;
+	ret = tp_emit_packed(out, event, plan, drop);
+	free(drop);
+	return ret;
+}
+
+/* Bytes of one element of a sequence field. */
+static size_t elem_size(const struct tp_field *field)
+{
+	return tp_type_fixed_size(tp_type_resolve(field->type)->u.sequence.elem);
 }
 
 /* The initializer of the segment array, one line per segment. */
@@ -425,15 +455,27 @@ static void emit_seg_array(FILE *out, const struct tp_event *event,
 
 	fprintf(out, "\tstruct ust_seg __ust_segs[%u] = {\n", plan->nr_segs);
 	for (i = 0; i < plan->nr_parts; i++) {
-		if (plan->parts[i].kind == TP_PART_FIXED) {
+		name = event->fields.v[plan->parts[i].first].name;
+		switch (plan->parts[i].kind) {
+		case TP_PART_FIXED:
 			fprintf(out, "\t\t{ &__ust_fixed%u, sizeof(__ust_fixed%u) },\n",
 				fixed, fixed);
 			fixed++;
-			continue;
+			break;
+		case TP_PART_STRING:
+			fprintf(out, "\t\t{ __ust_str_%s, __ust_len_%s },\n"
+				"\t\t{ \"\", 1 },\n", name, name);
+			break;
+		case TP_PART_SEQUENCE:
+			fprintf(out, "\t\t{ &__ust_qlen_%s, sizeof(__ust_qlen_%s) },\n"
+				"\t\t{ %s, __ust_n_%s * %zu },\n", name, name, name,
+				name, elem_size(&event->fields.v[plan->parts[i].first]));
+			break;
+		case TP_PART_PACKED:
+			fprintf(out, "\t\t{ __ust_at_%s, __ust_size_%s },\n",
+				name, name);
+			break;
 		}
-		name = event->fields.v[plan->parts[i].first].name;
-		fprintf(out, "\t\t{ __ust_str_%s, __ust_len_%s },\n"
-			"\t\t{ \"\", 1 },\n", name, name);
 	}
 	fputs("\t};\n", out);
 }
@@ -446,12 +488,26 @@ static void payload_size_terms(const struct tp_event *event,
 	unsigned int fixed = 0;
 	size_t i;
 
+	const struct tp_field *field;
+
 	for (i = 0; i < plan->nr_parts; i++) {
-		if (plan->parts[i].kind == TP_PART_FIXED)
+		field = &event->fields.v[plan->parts[i].first];
+		switch (plan->parts[i].kind) {
+		case TP_PART_FIXED:
 			tp_strlist_addf(terms, "sizeof(__ust_fixed%u)", fixed++);
-		else
-			tp_strlist_addf(terms, "__ust_len_%s + 1",
-					event->fields.v[plan->parts[i].first].name);
+			break;
+		case TP_PART_STRING:
+			tp_strlist_addf(terms, "__ust_len_%s + 1", field->name);
+			break;
+		case TP_PART_SEQUENCE:
+			tp_strlist_addf(terms, "sizeof(__ust_qlen_%s)", field->name);
+			tp_strlist_addf(terms, "__ust_n_%s * %zu", field->name,
+					elem_size(field));
+			break;
+		case TP_PART_PACKED:
+			tp_strlist_addf(terms, "__ust_size_%s", field->name);
+			break;
+		}
 	}
 }
 
@@ -467,7 +523,7 @@ static int emit_probe_body(FILE *out, const struct tp_facility *fac,
 			fac->name, event->name);
 		return 0;
 	}
-	if (emit_part_locals(out, event, plan))
+	if (emit_part_locals(out, fac, event, plan))
 		return -1;
 	emit_seg_array(out, event, plan);
 	/* The size goes on a line of its own, under the first argument. */

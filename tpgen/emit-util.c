@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "emit.h"
+#include "payload.h"
 
 #define COMMENT_WIDTH 72	/* columns of text after " * " */
 
@@ -129,6 +130,27 @@ void tp_emit_c_string_wrapped(FILE *out, const char *s, const char *indent)
 	} while (*s);
 }
 
+void tp_emit_indent(FILE *out, unsigned int depth)
+{
+	while (depth--)
+		fputc('\t', out);
+}
+
+char *tp_fmt(bool *oom, const char *format, ...)
+{
+	va_list ap;
+	char *s;
+	int ret;
+
+	va_start(ap, format);
+	ret = vasprintf(&s, format, ap);
+	va_end(ap);
+	if (ret >= 0)
+		return s;
+	*oom = true;
+	return NULL;
+}
+
 void tp_strlist_addf(struct tp_strlist *list, const char *fmt, ...)
 {
 	char **v, *item;
@@ -219,23 +241,46 @@ static char *c_decl(const struct tp_type *type, char *declarator, bool konst)
 	return ret < 0 ? NULL : s;
 }
 
+/* "const T *name": a pointer to read-only elements of `elem`. */
+static char *c_pointer(const struct tp_type *elem, const char *name)
+{
+	char *pointer;
+
+	if (asprintf(&pointer, "*%s", name) < 0)
+		return NULL;
+	return c_decl(elem, pointer, true);
+}
+
 char *tp_c_member(const struct tp_type *type, const char *name)
 {
+	const struct tp_type *t = tp_type_resolve(type);
+
+	if (t->kind == TP_TYPE_SEQUENCE)
+		return c_pointer(t->u.sequence.elem, name);
 	return c_decl(type, strdup(name), false);
 }
 
 char *tp_c_param(const struct tp_type *type, const char *name)
 {
 	const struct tp_type *t = tp_type_resolve(type);
-	char *pointer;
 
-	if (t->kind != TP_TYPE_ARRAY && t->kind != TP_TYPE_STRUCT)
+	switch (t->kind) {
+	case TP_TYPE_ARRAY:
+		return c_pointer(t->u.array.elem, name);
+	case TP_TYPE_SEQUENCE:
+		return c_pointer(t->u.sequence.elem, name);
+	case TP_TYPE_STRUCT:
+	case TP_TYPE_VARIANT:
+		return c_pointer(t, name);
+	default:
 		return c_decl(type, strdup(name), false);
-	if (asprintf(&pointer, "*%s", name) < 0)
-		return NULL;
-	if (t->kind == TP_TYPE_ARRAY)
-		return c_decl(t->u.array.elem, pointer, true);
-	return c_decl(t, pointer, true);
+	}
+}
+
+/* A sequence `name` is two parameters or members: `name_len`, `name`. */
+static bool has_length(const struct tp_field *field)
+{
+	return tp_type_resolve(field->type)->kind == TP_TYPE_SEQUENCE;
 }
 
 void tp_event_params(const struct tp_event *event, struct tp_strlist *list)
@@ -247,6 +292,8 @@ void tp_event_params(const struct tp_event *event, struct tp_strlist *list)
 	if (event->fields.nr == 0)
 		tp_strlist_addf(list, "void");
 	for (i = 0; i < event->fields.nr; i++) {
+		if (has_length(&f[i]))
+			tp_strlist_addf(list, "size_t %s_len", f[i].name);
 		param = tp_c_param(f[i].type, f[i].name);
 		if (!param)
 			list->oom = true;
@@ -254,6 +301,18 @@ void tp_event_params(const struct tp_event *event, struct tp_strlist *list)
 			tp_strlist_addf(list, "%s", param);
 		free(param);
 	}
+}
+
+char *tp_c_members(const struct tp_field *field)
+{
+	char *member = tp_c_member(field->type, field->name), *both;
+
+	if (!member || !has_length(field))
+		return member;
+	if (asprintf(&both, "size_t %s_len;\n\t%s", field->name, member) < 0)
+		both = NULL;
+	free(member);
+	return both;
 }
 
 /*
@@ -286,14 +345,39 @@ static void scan_type(const struct tp_type *type, struct tp_features *feat,
 	case TP_TYPE_ARRAY:
 		scan_type(type->u.array.elem, feat, true, probe);
 		break;
+	case TP_TYPE_SEQUENCE:
+		/* A flat one of an event is recorded without a store. */
+		if (probe && (nested || !tp_type_is_flat(type->u.sequence.elem)))
+			feat->put_u |= type->u.sequence.lengthsize;
+		feat->sequences = feat->sequences || probe;
+		scan_type(type->u.sequence.elem, feat, true, probe);
+		break;
 	case TP_TYPE_STRUCT:
 		for (i = 0; i < type->u.structure.fields.nr; i++)
 			scan_type(type->u.structure.fields.v[i].type, feat, true,
 				  probe);
 		break;
+	case TP_TYPE_VARIANT:
+		for (i = 0; i < type->u.variant.nr_options; i++)
+			scan_type(type->u.variant.options[i].type, feat, true,
+				  probe);
+		break;
 	default:
 		break;
 	}
+}
+
+/* An event's field: its types, and how the probe records it. */
+static void scan_field(const struct tp_type *type, struct tp_features *feat)
+{
+	const struct tp_type *t = tp_type_resolve(type);
+	bool flat_seq = t->kind == TP_TYPE_SEQUENCE &&
+			tp_type_is_flat(t->u.sequence.elem);
+
+	scan_type(type, feat, false, true);
+	feat->packed = feat->packed ||
+		       (!tp_type_is_fixed(t) && t->kind != TP_TYPE_STRING &&
+			!flat_seq);
 }
 
 void tp_facility_features(const struct tp_facility *fac,
@@ -306,8 +390,7 @@ void tp_facility_features(const struct tp_facility *fac,
 		scan_type(fac->typedefs[i].type, feat, false, false);
 	for (i = 0; i < fac->nr_events; i++)
 		for (j = 0; j < fac->events[i].fields.nr; j++)
-			scan_type(fac->events[i].fields.v[j].type, feat, false,
-				  true);
+			scan_field(fac->events[i].fields.v[j].type, feat);
 }
 
 bool tp_type_is_swapped(const struct tp_type *type)
@@ -320,8 +403,11 @@ void tp_event_args(const struct tp_event *event, struct tp_strlist *list)
 {
 	size_t i;
 
-	for (i = 0; i < event->fields.nr; i++)
+	for (i = 0; i < event->fields.nr; i++) {
+		if (has_length(&event->fields.v[i]))
+			tp_strlist_addf(list, "%s_len", event->fields.v[i].name);
 		tp_strlist_addf(list, "%s", event->fields.v[i].name);
+	}
 }
 
 int tp_emit_banner(FILE *out, const char *title, const char *description,

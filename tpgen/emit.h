@@ -52,6 +52,13 @@ void tp_emit_c_string(FILE *out, const char *s);
  */
 void tp_emit_c_string_wrapped(FILE *out, const char *s, const char *indent);
 
+/* `depth` tabs. */
+void tp_emit_indent(FILE *out, unsigned int depth);
+
+/* A malloc'ed string, or NULL with *oom set when out of memory. */
+char *tp_fmt(bool *oom, const char *format, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* A list of strings to write with tp_emit_list(). */
 struct tp_strlist {
 	char **v;
@@ -75,18 +82,27 @@ int tp_emit_list(FILE *out, const struct tp_strlist *list, const char *sep,
 
 /*
  * Add the parameters of an event's functions ("int32_t a", "const char
- * *s"; "void" for none), or the arguments that forward them ("a", "s").
+ * *s", "size_t q_len", "const int8_t *q"; "void" for none), or the
+ * arguments that forward them ("a", "s", "q_len", "q").
  */
 void tp_event_params(const struct tp_event *event, struct tp_strlist *list);
 
 /*
  * C declarations, malloc'ed (NULL when out of memory): a struct member
- * ("uint16_t m[2][3]", "struct app_point p") and a parameter, where
- * arrays and structs are passed by pointer to read-only elements
- * ("const uint16_t *a", "const struct app_point *p").
+ * ("uint16_t m[2][3]", "struct app_point p", "const int32_t *s" for a
+ * sequence's elements) and a parameter, where arrays, sequences,
+ * structs and variants are passed by pointer to read-only elements
+ * ("const uint16_t *a", "const struct app_point *p", "const union
+ * app_e_v *v").  A sequence's length parameter is tp_event_params()'s.
  */
 char *tp_c_member(const struct tp_type *type, const char *name);
 char *tp_c_param(const struct tp_type *type, const char *name);
+
+/*
+ * The member declarations of a struct's field, without the last ';':
+ * one, or for a sequence two ("size_t s_len;\n\tconst T *s").
+ */
+char *tp_c_members(const struct tp_field *field);
 
 /* What a facility needs in its generated files beyond the basics. */
 struct tp_features {
@@ -96,10 +112,43 @@ struct tp_features {
 	unsigned int put_u;	/* enum values inside arrays and structs */
 	unsigned int put_be;	/* big-endian integers */
 	unsigned int put_le;	/* little-endian integers */
+	bool packed;		/* some event packs a field per element */
+	bool sequences;		/* some event has a sequence field */
 };
 
 void tp_facility_features(const struct tp_facility *fac,
 			  struct tp_features *feat);
+
+/*
+ * Statements that store the fixed-size value `src` (an lvalue) at the
+ * byte pointer `dst`, indented by `depth` tabs.  Returns 0 or -1.
+ */
+int tp_emit_fill(FILE *out, const struct tp_type *type, const char *dst,
+		 const char *src, unsigned int depth);
+
+struct tp_plan;
+
+/*
+ * The statements of a probe that pack its TP_PART_PACKED fields into a
+ * buffer on its stack (emit-pack.c): afterwards, __ust_at_<field> and
+ * __ust_size_<field> give each one's bytes.  `drop` is the statement
+ * that gives up on the record.  Returns 0 or -1.
+ */
+int tp_emit_packed(FILE *out, const struct tp_event *event,
+		   const struct tp_plan *plan, const char *drop);
+
+/* The helper functions of sequences and of the packed path. */
+void tp_emit_pack_helpers(FILE *out, const struct tp_features *feat);
+
+/*
+ * The largest length a sequence records: what its lengthsize holds, and
+ * at most 2^32 elements or bytes of fixed-size elements (a record that
+ * large never fits a sub-buffer, so it is lost whatever its length).
+ */
+unsigned long long tp_sequence_max(const struct tp_type *sequence);
+
+/* "APP_STATE_IDLE": the C constant of label `label` of `en`. */
+char *tp_label_constant(const struct tp_enum *en, const char *label);
 
 /* An integer whose bytes the probe must put in another order than C's. */
 bool tp_type_is_swapped(const struct tp_type *type);

@@ -53,6 +53,7 @@ void tp_type_free(struct tp_type *type)
 		}
 		free(type->u.variant.options);
 		free(type->u.variant.tag);
+		free(type->u.variant.c_type);
 		break;
 	case TP_TYPE_TYPEREF:
 		free(type->u.typeref.name);
@@ -218,9 +219,10 @@ const char *tp_type_c_name(const struct tp_type *type)
 		return type->u.enumeration.def->c_type;
 	case TP_TYPE_STRUCT:
 		return type->u.structure.c_type;
+	case TP_TYPE_VARIANT:
+		return type->u.variant.c_type;
 	case TP_TYPE_ARRAY:
 	case TP_TYPE_SEQUENCE:
-	case TP_TYPE_VARIANT:
 	case TP_TYPE_TYPEREF:
 		break;
 	}

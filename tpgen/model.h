@@ -102,6 +102,7 @@ struct tp_type {
 			char *tag;
 			struct tp_option *options;
 			size_t nr_options;
+			char *c_type;	/* "union app_e_v", set by names.c */
 		} variant;
 		struct {
 			char *name;
@@ -183,9 +184,10 @@ void tp_facility_free(struct tp_facility *fac);
 const struct tp_type *tp_type_resolve(const struct tp_type *type);
 
 /*
- * The C type of a scalar, enum, string or struct ("int32_t", "const char
- * *", "enum app_state", "struct app_point"), following typerefs.  NULL
- * for an array, sequence or variant, which have declarators instead.
+ * The C type of a scalar, enum, string, struct or variant ("int32_t",
+ * "const char *", "enum app_state", "struct app_point", "union
+ * app_e_v"), following typerefs.  NULL for an array or sequence, which
+ * have declarators instead.
  */
 const char *tp_type_c_name(const struct tp_type *type);
 

@@ -93,7 +93,7 @@ static void name_member(struct naming *n, struct tp_type *type,
 	free(name);
 }
 
-/* Name the structs in `type`, which is reached by the path `base`. */
+/* Name the structs and unions in `type`, which is reached by the path `base`. */
 static void name_type(struct naming *n, struct tp_type *type, const char *base)
 {
 	struct tp_field_list *fields;
@@ -118,6 +118,12 @@ static void name_type(struct naming *n, struct tp_type *type, const char *base)
 		name_type(n, type->u.sequence.elem, base);
 		break;
 	case TP_TYPE_VARIANT:
+		if (asprintf(&type->u.variant.c_type, "union %s", base) < 0) {
+			type->u.variant.c_type = NULL;
+			n->oom = true;
+			return;
+		}
+		give(n, strdup(base), type->line, "type");
 		for (i = 0; i < type->u.variant.nr_options; i++)
 			name_member(n, type->u.variant.options[i].type, base,
 				    type->u.variant.options[i].label);

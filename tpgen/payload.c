@@ -3,10 +3,50 @@
  *
  * SPDX-License-Identifier: GPL-2.0-only
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "payload.h"
+
+bool tp_type_is_flat(const struct tp_type *type)
+{
+	type = tp_type_resolve(type);
+	if (type->kind == TP_TYPE_ARRAY)
+		return tp_type_is_flat(type->u.array.elem);
+	return type->kind == TP_TYPE_FLOAT ||
+	       (type->kind == TP_TYPE_INT &&
+		(type->u.integer.size == 1 ||
+		 type->u.integer.byte_order == TP_ORDER_HOST));
+}
+
+bool tp_field_is_tag(const struct tp_field_list *fields, size_t index)
+{
+	const struct tp_type *type;
+	size_t i;
+
+	for (i = index + 1; i < fields->nr; i++) {
+		type = tp_type_resolve(fields->v[i].type);
+		if (type->kind == TP_TYPE_VARIANT &&
+		    strcmp(type->u.variant.tag, fields->v[index].name) == 0)
+			return true;
+	}
+	return false;
+}
+
+static enum tp_part_kind part_kind(const struct tp_type *type)
+{
+	type = tp_type_resolve(type);
+	if (tp_type_is_fixed(type))
+		return TP_PART_FIXED;
+	if (type->kind == TP_TYPE_STRING)
+		return TP_PART_STRING;
+	if (type->kind == TP_TYPE_SEQUENCE &&
+	    tp_type_is_flat(type->u.sequence.elem))
+		return TP_PART_SEQUENCE;
+	return TP_PART_PACKED;
+}
 
 /* Start a new part, or extend the last one when both are fixed. */
 static int plan_add_field(struct tp_plan *plan, size_t index,
@@ -14,10 +54,10 @@ static int plan_add_field(struct tp_plan *plan, size_t index,
 {
 	struct tp_part *last = plan->nr_parts ?
 			       &plan->parts[plan->nr_parts - 1] : NULL;
+	enum tp_part_kind kind = part_kind(field->type);
 	struct tp_part *parts;
-	bool fixed = tp_type_is_fixed(field->type);
 
-	if (fixed && last && last->kind == TP_PART_FIXED) {
+	if (kind == TP_PART_FIXED && last && last->kind == TP_PART_FIXED) {
 		last->nr_fields++;
 		last->size += tp_type_fixed_size(field->type);
 		return 0;
@@ -27,11 +67,12 @@ static int plan_add_field(struct tp_plan *plan, size_t index,
 		return -1;
 	plan->parts = parts;
 	parts[plan->nr_parts++] = (struct tp_part){
-		.kind = fixed ? TP_PART_FIXED : TP_PART_STRING,
+		.kind = kind,
 		.first = index,
 		.nr_fields = 1,
 		.size = tp_type_fixed_size(field->type),
 	};
+	plan->packed = plan->packed || kind == TP_PART_PACKED;
 	return 0;
 }
 
@@ -59,7 +100,8 @@ void tp_plan_clear(struct tp_plan *plan)
 
 unsigned int tp_part_nr_segs(const struct tp_part *part)
 {
-	return part->kind == TP_PART_STRING ? 2 : 1;
+	return part->kind == TP_PART_STRING || part->kind == TP_PART_SEQUENCE ?
+	       2 : 1;
 }
 
 /*
@@ -77,32 +119,159 @@ static char *memstream_finish(FILE *out, char **buf)
 	return *buf;
 }
 
+/*
+ * Writing a layout string: consecutive fixed bytes are one "F<n>" token,
+ * flushed before any other token; `space` says whether the next token
+ * needs a separator (not after '[', ':' or '|').  Tag slots are numbered
+ * in text order, as common/layout.c counts them.
+ */
+struct lay {
+	FILE *out;
+	size_t fixed;
+	bool space;
+	unsigned int nr_tags;
+	bool oom;
+};
+
+static void lay_flush(struct lay *l)
+{
+	if (!l->fixed)
+		return;
+	fprintf(l->out, "%sF%zu", l->space ? " " : "", l->fixed);
+	l->fixed = 0;
+	l->space = true;
+}
+
+/* Start a token: flush the fixed bytes, then the separator. */
+static void lay_begin(struct lay *l)
+{
+	lay_flush(l);
+	if (l->space)
+		fputc(' ', l->out);
+	l->space = true;
+}
+
+/* End a bracketed body: its last fixed bytes, then `c` (']' or '|'). */
+static void lay_close(struct lay *l, char c)
+{
+	lay_flush(l);
+	fputc(c, l->out);
+	l->space = c == ']';
+}
+
+static void lay_fields(struct lay *l, const struct tp_field_list *fields);
+
+static void lay_type(struct lay *l, const struct tp_type *type)
+{
+	type = tp_type_resolve(type);
+	if (tp_type_is_fixed(type)) {
+		l->fixed += tp_type_fixed_size(type);
+		return;
+	}
+	switch (type->kind) {
+	case TP_TYPE_STRING:
+		lay_begin(l);
+		fputc('S', l->out);
+		break;
+	case TP_TYPE_ARRAY:
+		lay_begin(l);
+		fprintf(l->out, "A%u[", type->u.array.length);
+		l->space = false;
+		lay_type(l, type->u.array.elem);
+		lay_close(l, ']');
+		break;
+	case TP_TYPE_SEQUENCE:
+		lay_begin(l);
+		fprintf(l->out, "Q%u[", type->u.sequence.lengthsize);
+		l->space = false;
+		lay_type(l, type->u.sequence.elem);
+		lay_close(l, ']');
+		break;
+	case TP_TYPE_STRUCT:
+		lay_fields(l, &type->u.structure.fields);
+		break;
+	default:
+		/* Variants only as fields (lay_fields()); the rest is fixed. */
+		break;
+	}
+}
+
+/*
+ * "V<slot>[v:layout|v:layout]": each option under its label's value, as
+ * the K-byte unsigned integer the tag field holds.
+ */
+static void lay_variant(struct lay *l, const struct tp_type *variant,
+			const struct tp_enum *en, unsigned int slot)
+{
+	uint64_t mask = en->size == 8 ? UINT64_MAX :
+			(UINT64_C(1) << (8 * en->size)) - 1;
+	const struct tp_option *opt;
+	size_t i, j;
+
+	lay_begin(l);
+	fprintf(l->out, "V%u[", slot);
+	for (i = 0; i < variant->u.variant.nr_options; i++) {
+		opt = &variant->u.variant.options[i];
+		for (j = 0; j < en->nr_labels; j++)
+			if (strcmp(en->labels[j].name, opt->label) == 0)
+				break;
+		if (i)
+			lay_close(l, '|');
+		fprintf(l->out, "%" PRIu64 ":", (uint64_t)en->labels[j].value & mask);
+		l->space = false;
+		lay_type(l, opt->type);
+	}
+	lay_close(l, ']');
+}
+
+/* A field list; a tag field is a "T<k>" token, its slot kept for later. */
+static void lay_fields(struct lay *l, const struct tp_field_list *fields)
+{
+	unsigned int *slots = calloc(fields->nr ? fields->nr : 1, sizeof(*slots));
+	const struct tp_type *type, *tag_type;
+	size_t i, j;
+
+	if (!slots) {
+		l->oom = true;
+		return;
+	}
+	for (i = 0; i < fields->nr; i++) {
+		type = tp_type_resolve(fields->v[i].type);
+		if (tp_field_is_tag(fields, i)) {
+			lay_begin(l);
+			fprintf(l->out, "T%u", type->u.enumeration.def->size);
+			slots[i] = l->nr_tags++;
+		} else if (type->kind == TP_TYPE_VARIANT) {
+			for (j = 0; strcmp(fields->v[j].name, type->u.variant.tag); j++)
+				;
+			tag_type = tp_type_resolve(fields->v[j].type);
+			lay_variant(l, type, tag_type->u.enumeration.def, slots[j]);
+		} else {
+			lay_type(l, type);
+		}
+	}
+	free(slots);
+}
+
 char *tp_event_layout(const struct tp_event *event)
 {
-	struct tp_plan plan;
 	char *buf = NULL;
-	size_t len, i;
+	struct lay l;
+	size_t len;
 	FILE *out;
 
-	if (tp_plan_build(event, &plan))
-		return NULL;
 	out = open_memstream(&buf, &len);
-	if (!out) {
-		tp_plan_clear(&plan);
+	if (!out)
+		return NULL;
+	l = (struct lay){ .out = out };
+	lay_fields(&l, &event->fields);
+	lay_flush(&l);
+	buf = memstream_finish(out, &buf);
+	if (l.oom) {
+		free(buf);
 		return NULL;
 	}
-	for (i = 0; i < plan.nr_parts; i++) {
-		const struct tp_part *part = &plan.parts[i];
-
-		if (i)
-			fputc(' ', out);
-		if (part->kind == TP_PART_FIXED)
-			fprintf(out, "F%zu", part->size);
-		else
-			fputc('S', out);
-	}
-	tp_plan_clear(&plan);
-	return memstream_finish(out, &buf);
+	return buf;
 }
 
 /*
@@ -144,7 +313,8 @@ static void enum_tsdl(FILE *out, const struct tp_enum *en)
 	fputs(" }", out);
 }
 
-static void decl_tsdl(FILE *out, const struct tp_type *type, const char *name);
+static void decl_tsdl(FILE *out, const struct tp_type *type, const char *name,
+		      const char *prefix);
 
 /* struct { ... } align(8): members byte-packed, names with '_' too. */
 static void struct_tsdl(FILE *out, const struct tp_field_list *fields)
@@ -154,9 +324,27 @@ static void struct_tsdl(FILE *out, const struct tp_field_list *fields)
 	fputs("struct {", out);
 	for (i = 0; i < fields->nr; i++) {
 		fputc(' ', out);
-		decl_tsdl(out, fields->v[i].type, fields->v[i].name);
+		tp_field_tsdl(out, &fields->v[i]);
 	}
 	fputs(" } align(8)", out);
+}
+
+/*
+ * variant <_tag> { T L1; T L2; }: an option per label, named exactly
+ * like it, without the '_' of fields: babeltrace2 matches the names
+ * before it strips a '_'.
+ */
+static void variant_tsdl(FILE *out, const struct tp_type *type)
+{
+	size_t i;
+
+	fprintf(out, "variant <_%s> {", type->u.variant.tag);
+	for (i = 0; i < type->u.variant.nr_options; i++) {
+		fputc(' ', out);
+		decl_tsdl(out, type->u.variant.options[i].type,
+			  type->u.variant.options[i].label, "");
+	}
+	fputs(" }", out);
 }
 
 /* The type specifier of a type that is not an array. */
@@ -178,28 +366,39 @@ static void type_tsdl(FILE *out, const struct tp_type *type)
 	case TP_TYPE_STRUCT:
 		struct_tsdl(out, &type->u.structure.fields);
 		break;
+	case TP_TYPE_VARIANT:
+		variant_tsdl(out, type);
+		break;
 	case TP_TYPE_ARRAY:
 	case TP_TYPE_SEQUENCE:
-	case TP_TYPE_VARIANT:
 	case TP_TYPE_TYPEREF:
-		/* Arrays are declarators; the rest support.c refused. */
+		/* Declarators, or resolved before. */
 		break;
 	}
 }
 
 /*
- * "<type> _<name>[N][M];": the element type, then one dimension per
- * array level, outermost first, as in C.
+ * "<type> <prefix><name>[N][M];": the element type, then one dimension per
+ * array level, outermost first, as in C.  A sequence is one more
+ * dimension, first, naming its length field: "<type> _<name>[__<name>_length][N]".
  */
-static void decl_tsdl(FILE *out, const struct tp_type *type, const char *name)
+static void decl_tsdl(FILE *out, const struct tp_type *type, const char *name,
+		      const char *prefix)
 {
 	const struct tp_type *elem = tp_type_resolve(type);
 
+	if (elem->kind == TP_TYPE_SEQUENCE)
+		elem = tp_type_resolve(elem->u.sequence.elem);
 	while (elem->kind == TP_TYPE_ARRAY)
 		elem = tp_type_resolve(elem->u.array.elem);
 	type_tsdl(out, elem);
-	fprintf(out, " _%s", name);
-	for (type = tp_type_resolve(type); type->kind == TP_TYPE_ARRAY;
+	fprintf(out, " %s%s", prefix, name);
+	type = tp_type_resolve(type);
+	if (type->kind == TP_TYPE_SEQUENCE) {
+		fprintf(out, "[__%s_length]", name);
+		type = tp_type_resolve(type->u.sequence.elem);
+	}
+	for (; type->kind == TP_TYPE_ARRAY;
 	     type = tp_type_resolve(type->u.array.elem))
 		fprintf(out, "[%u]", type->u.array.length);
 	fputc(';', out);
@@ -207,11 +406,18 @@ static void decl_tsdl(FILE *out, const struct tp_type *type, const char *name)
 
 /*
  * The field name gets a leading '_': CTF readers strip one, and it keeps
- * names such as "event" or "string" clear of TSDL keywords.
+ * names such as "event" or "string" clear of TSDL keywords.  A sequence
+ * is preceded by its length, an unsigned integer of its lengthsize named
+ * "__<name>_length" ("_<name>_length" once a reader stripped the '_').
  */
 void tp_field_tsdl(FILE *out, const struct tp_field *field)
 {
-	decl_tsdl(out, field->type, field->name);
+	const struct tp_type *type = tp_type_resolve(field->type);
+
+	if (type->kind == TP_TYPE_SEQUENCE)
+		fprintf(out, "integer { size = %u; align = 8; signed = false; encoding = none; base = 10; } __%s_length; ",
+			type->u.sequence.lengthsize * 8, field->name);
+	decl_tsdl(out, field->type, field->name, "_");
 }
 
 char *tp_event_tsdl(const struct tp_event *event)

@@ -1,57 +1,61 @@
 /*
- * support.c - what this version of tpgen validates but cannot generate.
+ * support.c - what tpgen validates but cannot generate code for.
  *
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * The consumer finds the end of a payload with its layout string, whose
- * grammar ("F<n>", "S") knows fixed-size runs and top-level strings only.
- * Sequences, variants and strings inside compound types need a richer
- * grammar (a later version), so they are refused here, after the whole
- * description was validated.  Every fixed-size field is staged on the
- * probe's stack, which bounds an event's fixed-size fields.
+ * Checks that need the resolved tree and concern the generated code
+ * rather than the language:
+ *
+ *   - a sequence is a field (of an event or a struct): its C form is two
+ *     members, a length and a pointer, and its CTF form needs a length
+ *     field beside it.  So not directly the element of an array or a
+ *     sequence, nor a variant's option: wrap it in a <struct>;
+ *   - a sequence `x` gives the C parameter (or member) `x_len`, which no
+ *     other field of the same list may be named;
+ *   - the consumer's layout walker (common/layout.c) follows at most 16
+ *     tag fields and 16 nested brackets per event;
+ *   - every fixed-size field is staged on the probe's stack, which bounds
+ *     an event's fixed-size fields.
  */
+#include <stdlib.h>
+#include <string.h>
+
+#include "payload.h"
 #include "validate.h"
 
 /* Bytes of fixed-size fields one event may have: they are on the stack. */
 #define TP_MAX_FIXED_PAYLOAD 65536u
 
-static void report(struct tp_diag *diag, const struct tp_type *type,
-		   const char *what, const char *parent)
-{
-	if (parent)
-		tp_error(diag, type->line,
-			 "<%s> inside <%s> is not supported by this version of tpgen yet",
-			 what, parent);
-	else
-		tp_error(diag, type->line,
-			 "<%s> is not supported by this version of tpgen yet", what);
-}
+/* What common/layout.c accepts (LAYOUT_MAX_TAGS, LAYOUT_MAX_DEPTH). */
+#define TP_MAX_LAYOUT_TAGS 16u
+#define TP_MAX_LAYOUT_DEPTH 16u
 
 /*
- * `parent` is the element of the compound type that holds `type`
- * ("array", "struct"), NULL for a field of an event or a typedef's body.
- * A typeref stands for its typedef, whose body is checked on its own:
- * only a string behind it matters here.
+ * `parent` is the element that holds `type` directly ("array",
+ * "sequence", "option"), NULL for a field of an event or struct, or a
+ * typedef's body.  A typeref stands for its typedef, whose body is
+ * checked on its own: only what it resolves to matters here.
  */
 static void check_type(struct tp_diag *diag, const struct tp_type *type,
 		       const char *parent)
 {
+	const struct tp_type *resolved = tp_type_resolve(type);
 	size_t i;
 
+	if (parent && resolved->kind == TP_TYPE_SEQUENCE) {
+		tp_error(diag, type->line,
+			 "<sequence> directly inside <%s>: put it in a <struct>",
+			 parent);
+		return;
+	}
 	switch (type->kind) {
 	case TP_TYPE_SEQUENCE:
-		report(diag, type, "sequence", NULL);
+		check_type(diag, type->u.sequence.elem, "sequence");
 		break;
 	case TP_TYPE_VARIANT:
-		report(diag, type, "variant", NULL);
-		break;
-	case TP_TYPE_STRING:
-		if (parent)
-			report(diag, type, "string", parent);
-		break;
-	case TP_TYPE_TYPEREF:
-		if (parent && tp_type_resolve(type)->kind == TP_TYPE_STRING)
-			report(diag, type, "string", parent);
+		for (i = 0; i < type->u.variant.nr_options; i++)
+			check_type(diag, type->u.variant.options[i].type,
+				   "option");
 		break;
 	case TP_TYPE_ARRAY:
 		check_type(diag, type->u.array.elem, "array");
@@ -59,12 +63,62 @@ static void check_type(struct tp_diag *diag, const struct tp_type *type,
 	case TP_TYPE_STRUCT:
 		for (i = 0; i < type->u.structure.fields.nr; i++)
 			check_type(diag, type->u.structure.fields.v[i].type,
-				   "struct");
+				   NULL);
 		break;
+	case TP_TYPE_TYPEREF:
+	case TP_TYPE_STRING:
 	case TP_TYPE_INT:
 	case TP_TYPE_FLOAT:
 	case TP_TYPE_ENUM:
 		break;
+	}
+}
+
+static void check_length_names(struct tp_diag *diag,
+			       const struct tp_field_list *fields);
+
+/* The field lists inside `type`, for check_length_names(). */
+static void check_nested_lists(struct tp_diag *diag, const struct tp_type *type)
+{
+	size_t i;
+
+	switch (type->kind) {
+	case TP_TYPE_STRUCT:
+		check_length_names(diag, &type->u.structure.fields);
+		break;
+	case TP_TYPE_ARRAY:
+		check_nested_lists(diag, type->u.array.elem);
+		break;
+	case TP_TYPE_SEQUENCE:
+		check_nested_lists(diag, type->u.sequence.elem);
+		break;
+	case TP_TYPE_VARIANT:
+		for (i = 0; i < type->u.variant.nr_options; i++)
+			check_nested_lists(diag, type->u.variant.options[i].type);
+		break;
+	default:
+		break;
+	}
+}
+
+/* No field of a list is named like the length of a sequence of it. */
+static void check_length_names(struct tp_diag *diag,
+			       const struct tp_field_list *fields)
+{
+	size_t len, i, j;
+
+	for (i = 0; i < fields->nr; i++) {
+		check_nested_lists(diag, fields->v[i].type);
+		if (tp_type_resolve(fields->v[i].type)->kind != TP_TYPE_SEQUENCE)
+			continue;
+		len = strlen(fields->v[i].name);
+		for (j = 0; j < fields->nr; j++)
+			if (strncmp(fields->v[j].name, fields->v[i].name, len) == 0 &&
+			    strcmp(fields->v[j].name + len, "_len") == 0)
+				tp_error(diag, fields->v[j].line,
+					 "field name '%s' is the length parameter of sequence '%s' (line %d)",
+					 fields->v[j].name, fields->v[i].name,
+					 fields->v[i].line);
 	}
 }
 
@@ -81,18 +135,48 @@ static size_t fixed_payload(const struct tp_event *event)
 	return size;
 }
 
+/* Tag fields and bracket depth of the event's layout string. */
+static int check_layout(struct tp_diag *diag, const struct tp_event *event)
+{
+	unsigned int tags = 0, depth = 0, max_depth = 0;
+	char *layout = tp_event_layout(event);
+	const char *p;
+
+	if (!layout)
+		return -1;
+	for (p = layout; *p; p++) {
+		tags += *p == 'T';
+		if (*p == '[' && ++depth > max_depth)
+			max_depth = depth;
+		depth -= *p == ']';
+	}
+	free(layout);
+	if (tags > TP_MAX_LAYOUT_TAGS)
+		tp_error(diag, event->line,
+			 "event '%s' has more than %u variant tags",
+			 event->name, TP_MAX_LAYOUT_TAGS);
+	if (max_depth > TP_MAX_LAYOUT_DEPTH)
+		tp_error(diag, event->line,
+			 "event '%s' nests arrays, sequences and variants more than %u deep",
+			 event->name, TP_MAX_LAYOUT_DEPTH);
+	return 0;
+}
+
 int tp_check_support(const struct tp_facility *fac, struct tp_diag *diag)
 {
 	unsigned int errors = diag->nr_errors;
 	const struct tp_event *event;
 	size_t i, j;
 
-	for (i = 0; i < fac->nr_typedefs; i++)
+	for (i = 0; i < fac->nr_typedefs; i++) {
 		check_type(diag, fac->typedefs[i].type, NULL);
+		check_nested_lists(diag, fac->typedefs[i].type);
+	}
 	for (i = 0; i < fac->nr_events; i++) {
 		event = &fac->events[i];
 		for (j = 0; j < event->fields.nr; j++)
 			check_type(diag, event->fields.v[j].type, NULL);
+		check_length_names(diag, &event->fields);
 	}
 	if (diag->nr_errors != errors)
 		return -1;
@@ -102,6 +186,8 @@ int tp_check_support(const struct tp_facility *fac, struct tp_diag *diag)
 			tp_error(diag, event->line,
 				 "event '%s' is too large: its fixed-size fields take more than %u bytes",
 				 event->name, TP_MAX_FIXED_PAYLOAD);
+		if (check_layout(diag, event))
+			return -1;
 	}
 	return diag->nr_errors == errors ? 0 : -1;
 }

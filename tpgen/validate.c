@@ -48,6 +48,13 @@ static const char *const generated_names[] = {
 	"errno",
 };
 
+/* TSDL keywords that are not C or C++ ones (CTF 1.8, section 7.1). */
+static const char *const tsdl_keywords[] = {
+	"_Bool", "_Complex", "_Imaginary", "align", "callsite", "clock",
+	"env", "event", "floating_point", "integer", "stream", "string",
+	"trace", "typealias", "variant",
+};
+
 static bool in_list(const char *name, const char *const *list, size_t nr)
 {
 	size_t i;
@@ -213,6 +220,7 @@ static void check_type(struct check *c, struct tp_type *type);
 static void check_options(struct check *c, struct tp_type *type)
 {
 	const struct tp_option *opt = type->u.variant.options;
+	const char *problem;
 	size_t i, j;
 
 	for (i = 0; i < type->u.variant.nr_options; i++) {
@@ -224,6 +232,19 @@ static void check_options(struct check *c, struct tp_type *type)
 				break;
 			}
 		}
+		/*
+		 * A label names a member of the variant's C union, and an
+		 * option of its TSDL variant, without a '_' before it.
+		 */
+		problem = tp_field_name_problem(opt[i].label);
+		if (!problem &&
+		    in_list(opt[i].label, tsdl_keywords,
+			    sizeof(tsdl_keywords) / sizeof(tsdl_keywords[0])))
+			problem = "TSDL keyword";
+		if (problem)
+			tp_error(c->diag, opt[i].line,
+				 "invalid option label '%s': %s", opt[i].label,
+				 problem);
 		check_type(c, opt[i].type);
 	}
 }
@@ -461,6 +482,20 @@ static void check_tag(struct check *c, const struct tp_type *variant,
 			tp_error(c->diag, opt->line,
 				 "option label '%s' is not a label of enum '%s'",
 				 opt->label, en->name);
+	}
+	/*
+	 * Every value of the tag must select an option: a CTF reader
+	 * refuses a record whose tag selects none.
+	 */
+	for (j = 0; j < en->nr_labels; j++) {
+		for (i = 0; i < variant->u.variant.nr_options; i++)
+			if (strcmp(variant->u.variant.options[i].label,
+				   en->labels[j].name) == 0)
+				break;
+		if (i == variant->u.variant.nr_options)
+			tp_error(c->diag, variant->line,
+				 "label '%s' of enum '%s' has no option in this variant",
+				 en->labels[j].name, en->name);
 	}
 }
 

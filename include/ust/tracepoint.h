@@ -47,6 +47,12 @@ struct ust_event_desc {
 	uint32_t id;
 	uint32_t reserved;
 	void *priv;
+	/*
+	 * Appended after the first version: libust reads it only when
+	 * struct_size covers it.  One line of text, or NULL; it goes into
+	 * the trace metadata as a comment of the event's block.
+	 */
+	const char *description;
 };
 
 struct ust_provider {
@@ -81,6 +87,15 @@ void ust_event_write(struct ust_event_desc *event,
 		     size_t payload_size);
 
 #define UST_EVENT_ENABLED(ev) __builtin_expect((ev)->enabled != 0, 0)
+
+/*
+ * A payload_size that no sub-buffer can hold (sub-buffers are at most
+ * 1 GiB): ust_event_write() counts the record as lost, among those too
+ * big for their buffer, without reading `segs`.  A probe passes it, with
+ * no segments, for a record it cannot build (a variant tag that selects
+ * no option, packed fields larger than the probe's stack buffer).
+ */
+#define UST_PAYLOAD_DROP (~0ul >> 2)
 
 #ifdef __cplusplus
 }

@@ -12,7 +12,8 @@ record strings -- "$STRESS" -n 2000 -s
 record threads -- "$STRESS" -t 4 -n 20000 -s
 record forked -- "$STRESS" -f -n 500 -s
 record tiny --subbuf-size 4k --subbuf-count 2 -- "$STRESS" -t 4 -n 50000 -s
-# every fixed-size type: floats, enums, byte orders, nested arrays, structs
+# every type: floats, enums, byte orders, nested arrays, structs, sequences
+# (empty ones too), variants, strings in compound types, a dropped event
 record types -- "$top_builddir/tests/integration/roundtrip"
 
 compare() {

@@ -12,7 +12,7 @@
 . "${srcdir:-.}/test-lib.sh"
 
 cd "$scratch" || exit 99
-for xml in tpt other types; do
+for xml in tpt other types compound; do
 	"$TPGEN" "$srcdir/$xml.xml" || { fail "tpgen $xml.xml"; finish; }
 done
 
@@ -41,14 +41,14 @@ compile() {
 
 # As C.
 while IFS= read -r flags; do
-	compile "$CC" "$flags" tpt_tp.c other_tp.c types_tp.c "$srcdir/user.c"
+	compile "$CC" "$flags" tpt_tp.c other_tp.c types_tp.c compound_tp.c "$srcdir/user.c"
 done <<END
 $C_FLAGS_SETS
 END
 
 # As C++ (the sources are .c: -x c++).
 while IFS= read -r flags; do
-	compile "$CXX" "-x c++ $flags" tpt_tp.c other_tp.c types_tp.c "$srcdir/user.c"
+	compile "$CXX" "-x c++ $flags" tpt_tp.c other_tp.c types_tp.c compound_tp.c "$srcdir/user.c"
 done <<END
 $CXX_FLAGS_SETS
 END

@@ -10,7 +10,7 @@
 
 out=$scratch/out
 mkdir "$out"
-for xml in tpt types; do
+for xml in tpt types compound; do
 	if ! "$TPGEN" -o "$out" "$srcdir/$xml.xml"; then
 		fail "tpgen refused $xml.xml"
 		continue
@@ -24,7 +24,9 @@ for xml in tpt types; do
 		fi
 	done
 done
-[ "$(entries "$out")" = "tpt_tp.c
+[ "$(entries "$out")" = "compound_tp.c
+compound_tp.h
+tpt_tp.c
 tpt_tp.h
 types_tp.c
 types_tp.h" ] || fail "unexpected files in OUTDIR: $(entries "$out")"

@@ -53,7 +53,7 @@ void ust_event_write(struct ust_event_desc *event,
 			w->segs[i] = segs[i];
 		if (w->seg_total + segs[i].len > MOCK_MAX_PAYLOAD)
 			w->truncated = 1;
-		else
+		else if (segs[i].len)	/* an empty sequence's may be NULL */
 			memcpy(w->payload + w->seg_total, segs[i].ptr, segs[i].len);
 		w->seg_total += segs[i].len;
 	}

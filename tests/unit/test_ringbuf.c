@@ -428,6 +428,27 @@ START_TEST(test_too_big)
 END_TEST
 
 /*
+ * UST_PAYLOAD_DROP (include/ust/tracepoint.h): a probe that cannot build
+ * its record passes it with no segment; the record is counted lost and
+ * nothing is read or written.
+ */
+START_TEST(test_payload_drop)
+{
+	struct ust_shm_buf *buf;
+
+	pin_to_cpu(0);
+	session_start(UST_MODE_DISCARD, 1u << 20, 2);
+	buf = &session->chan[0].bufs[0];
+	ust_event_write(&events[0], NULL, 0, UST_PAYLOAD_DROP);
+	ck_assert_uint_eq(buf->lost_big, 1);
+	ck_assert_uint_eq(buf->commit.offset, 84);
+	write_u32(0, 1);
+	ck_assert_uint_eq(buf->commit.offset, 84 + 12);
+	session_stop();
+}
+END_TEST
+
+/*
  * A record that would end exactly on the sub-buffer boundary goes to the
  * next packet: the offset never sits on a boundary, where the next record
  * would start a packet without its header.
@@ -655,6 +676,7 @@ static Suite *ringbuf_suite(void)
 	tcase_add_test(core, test_wrap_with_consumer);
 	tcase_add_test(core, test_overwrite);
 	tcase_add_test(core, test_too_big);
+	tcase_add_test(core, test_payload_drop);
 	tcase_add_test(core, test_exact_fit);
 	tcase_add_test(core, test_extended_header);
 	tcase_set_timeout(core, 30);

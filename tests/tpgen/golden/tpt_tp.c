@@ -19,6 +19,7 @@ struct ust_event_desc __ust_event_tpt_signed_ints = {
 	"integer { size = 64; align = 8; signed = true; encoding = none; base = 10; } _s64;",
 	/* .layout */ "F15",
 	/* .id, .reserved, .priv: set by libust */ 0, 0, NULL,
+	/* .description */ "One signed integer of each size.",
 };
 
 __attribute__((noinline))
@@ -52,6 +53,7 @@ struct ust_event_desc __ust_event_tpt_unsigned_ints = {
 	"integer { size = 64; align = 8; signed = false; encoding = none; base = 10; } _u64;",
 	/* .layout */ "F15",
 	/* .id, .reserved, .priv: set by libust */ 0, 0, NULL,
+	/* .description */ NULL,
 };
 
 __attribute__((noinline))
@@ -85,6 +87,7 @@ struct ust_event_desc __ust_event_tpt_bases = {
 	"integer { size = 64; align = 8; signed = true; encoding = none; base = 10; } _dec;",
 	/* .layout */ "F15",
 	/* .id, .reserved, .priv: set by libust */ 0, 0, NULL,
+	/* .description */ NULL,
 };
 
 __attribute__((noinline))
@@ -119,6 +122,8 @@ struct ust_event_desc __ust_event_tpt_strings = {
 	"integer { size = 64; align = 8; signed = false; encoding = none; base = 16; } _last;",
 	/* .layout */ "S F3 S S F8",
 	/* .id, .reserved, .priv: set by libust */ 0, 0, NULL,
+	/* .description */ "Strings split the fixed fields into separate segments; two strings "
+	"in a row have nothing between them.",
 };
 
 __attribute__((noinline))
@@ -166,6 +171,7 @@ struct ust_event_desc __ust_event_tpt_empty = {
 	"",
 	/* .layout */ "",
 	/* .id, .reserved, .priv: set by libust */ 0, 0, NULL,
+	/* .description */ NULL,
 };
 
 __attribute__((noinline))
@@ -184,6 +190,7 @@ struct ust_event_desc __ust_event_tpt_one_string = {
 	"string _msg;",
 	/* .layout */ "S",
 	/* .id, .reserved, .priv: set by libust */ 0, 0, NULL,
+	/* .description */ NULL,
 };
 
 __attribute__((noinline))

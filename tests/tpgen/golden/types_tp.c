@@ -78,6 +78,7 @@ struct ust_event_desc __ust_event_types_host_ints = {
 	"integer { size = 8; align = 8; signed = true; encoding = none; base = 10; } _c;",
 	/* .layout */ "F49",
 	/* .id, .reserved, .priv: set by libust */ 0, 0, NULL,
+	/* .description */ NULL,
 };
 
 __attribute__((noinline))
@@ -113,6 +114,7 @@ struct ust_event_desc __ust_event_types_floats = {
 	"floating_point { exp_dig = 11; mant_dig = 53; align = 8; } _d;",
 	/* .layout */ "F12",
 	/* .id, .reserved, .priv: set by libust */ 0, 0, NULL,
+	/* .description */ NULL,
 };
 
 __attribute__((noinline))
@@ -142,6 +144,7 @@ struct ust_event_desc __ust_event_types_enums = {
 	"enum : integer { size = 64; align = 8; signed = true; encoding = none; base = 10; } { \"LOW\" = -2147483648, \"HIGH\" = 2147483647 } _wide;",
 	/* .layout */ "F11",
 	/* .id, .reserved, .priv: set by libust */ 0, 0, NULL,
+	/* .description */ NULL,
 };
 
 __attribute__((noinline))
@@ -178,6 +181,7 @@ struct ust_event_desc __ust_event_types_byte_orders = {
 	"integer { size = 64; align = 8; signed = false; encoding = none; base = 16; byte_order = be; } _beptr;",
 	/* .layout */ "F29",
 	/* .id, .reserved, .priv: set by libust */ 0, 0, NULL,
+	/* .description */ NULL,
 };
 
 __attribute__((noinline))
@@ -220,6 +224,7 @@ struct ust_event_desc __ust_event_types_arrays = {
 	"integer { size = 16; align = 8; signed = false; encoding = none; base = 10; byte_order = be; } _ports[2];",
 	/* .layout */ "F23",
 	/* .id, .reserved, .priv: set by libust */ 0, 0, NULL,
+	/* .description */ NULL,
 };
 
 __attribute__((noinline))
@@ -274,6 +279,7 @@ struct ust_event_desc __ust_event_types_structs = {
 	"struct { integer { size = 16; align = 8; signed = false; encoding = none; base = 10; } _id; floating_point { exp_dig = 11; mant_dig = 53; align = 8; } _weight; } align(8) _path[2];",
 	/* .layout */ "F17 S F36",
 	/* .id, .reserved, .priv: set by libust */ 0, 0, NULL,
+	/* .description */ NULL,
 };
 
 __attribute__((noinline))
