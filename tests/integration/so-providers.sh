@@ -29,8 +29,12 @@ cmp -s "$WORK/want" "$WORK/got" || fail "linked provider: $(diff "$WORK/want" "$
 
 preload=$(sed -n "s/^dlname='\(.*\)'/\1/p" "$top_builddir/tests/integration/libsopreload.la")
 [ -n "$preload" ] || fail "libsopreload.la names no shared object"
-LD_PRELOAD="$(cd "$top_builddir/tests/integration/.libs" && pwd)/$preload" \
-	"$UST" record -o "$WORK/preloaded" -- "$top_builddir/tests/integration/so-target" \
+preload="$(cd "$top_builddir/tests/integration/.libs" && pwd)/$preload"
+# Under the sanitizer lanes (tests/extended), a sanitizer runtime must be
+# loaded before the instrumented library: preload it first.
+runtime=$(ldd "$preload" | sed -n 's/^[[:space:]]*lib[at]san[^ ]* => \([^ ]*\).*/\1/p' | head -n 1)
+"$UST" record -o "$WORK/preloaded" -- env LD_PRELOAD="${runtime:+$runtime }$preload" \
+	"$top_builddir/tests/integration/so-target" \
 	>"$WORK/out" 2>"$WORK/err" || fail "ust record so-target: $(cat "$WORK/err")"
 grep -q "3 events written, 0 lost" "$WORK/err" || fail "summary: $(cat "$WORK/err")"
 # The preloaded library reaches the consumer too: it must not trace it.
