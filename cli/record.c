@@ -42,6 +42,7 @@ enum record_opt {
 	OPT_SUBBUF_SIZE,
 	OPT_SUBBUF_COUNT,
 	OPT_READ_TIMER,
+	OPT_FUNCTIONS,
 	OPT_HELP,
 };
 
@@ -64,6 +65,9 @@ static const struct poptOption record_options[] = {
 	{ "read-timer", '\0', POPT_ARG_STRING, NULL, OPT_READ_TIMER,
 	  "how often the consumer reads the buffers, in microseconds, "
 	  "from 100 to 10000000", "USEC" },
+	{ "functions", '\0', POPT_ARG_NONE, NULL, OPT_FUNCTIONS,
+	  "trace every function entry and exit of a program built with "
+	  "-finstrument-functions (preloads libust-cyg-profile.so)", NULL },
 	{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP,
 	  "show this help", NULL },
 	POPT_TABLEEND
@@ -75,6 +79,7 @@ struct record_opts {
 	char *trace;		/* -e patterns joined with ',' */
 	unsigned int nr_patterns;
 	bool overwrite;
+	bool functions;		/* --functions */
 	uint64_t subbuf_size;
 	uint64_t subbuf_count;
 	uint64_t read_timer_us;
@@ -214,6 +219,9 @@ static int apply_option(struct record_opts *o, int opt, const char *arg)
 	case OPT_OVERWRITE:
 		o->overwrite = true;
 		return 0;
+	case OPT_FUNCTIONS:
+		o->functions = true;
+		return 0;
 	case OPT_SUBBUF_SIZE:
 		return check_subbuf_size(arg, &o->subbuf_size);
 	case OPT_SUBBUF_COUNT:
@@ -263,6 +271,7 @@ static enum parse_result record_parse(int argc, const char **argv,
 	poptContext ctx;
 	char *arg;
 	int rc = -1;
+	size_t i;
 
 	ctx = poptGetContext("ust", argc, argv, record_options,
 			     POPT_CONTEXT_POSIXMEHARDER);
@@ -283,6 +292,12 @@ static enum parse_result record_parse(int argc, const char **argv,
 	}
 	if (res == PARSE_OK && take_cmd(o, poptGetArgs(ctx)))
 		res = PARSE_ERROR;
+	/* -e narrowed the events: --functions still needs its own. */
+	for (i = 0; res == PARSE_OK && o->functions && o->trace &&
+		    ust_functions_patterns[i]; i++) {
+		if (add_pattern(o, ust_functions_patterns[i]))
+			res = PARSE_ERROR;
+	}
 	poptFreeContext(ctx);
 	return res;
 }
@@ -368,6 +383,8 @@ static void set_session_clock(void)
 static int set_environment(const struct record_opts *o, const char *outdir,
 			   const char *sumdir)
 {
+	if (o->functions && ust_functions_preload())
+		return -1;
 	if (setenv("UST_TRACE", o->trace ? o->trace : "*", 1) ||
 	    setenv("UST_OUTPUT", outdir, 1) ||
 	    setenv("UST_MODE", o->overwrite ? "overwrite" : "discard", 1) ||

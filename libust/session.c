@@ -31,6 +31,7 @@
 #include <ust/ust.h>
 
 #include "session.h"
+#include "statedump.h"
 
 extern char **environ;
 
@@ -245,26 +246,56 @@ static int spawn_attrs(posix_spawnattr_t *attr, posix_spawn_file_actions_t *fa,
 }
 
 /*
+ * The consumer's environment: ours without UST_TRACE, so that a consumer
+ * started with libust preloaded (LD_PRELOAD=libust-cyg-profile.so is
+ * inherited) never traces itself and starts a consumer of its own.
+ * Returns a malloc'd vector of our strings, or NULL.
+ */
+static char **consumer_environ(void)
+{
+	size_t n = 0, kept = 0, i;
+	char **env;
+
+	while (environ[n])
+		n++;
+	env = malloc((n + 1) * sizeof(*env));
+	if (!env)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		if (strncmp(environ[i], "UST_TRACE=", 10))
+			env[kept++] = environ[i];
+	}
+	env[kept] = NULL;
+	return env;
+}
+
+/*
  * Start the consumer on `shm_fd`.  It forks once more and the process we
  * started exits at once; we reap it here, so the program never sees a
  * child it did not create.
  */
 static int spawn_consumer(const struct ust_config *cfg, int shm_fd)
 {
-	char *argv[16], store[2][32];
+	char *argv[16], store[2][32], **env = consumer_environ();
 	posix_spawnattr_t attr;
 	posix_spawn_file_actions_t fa;
 	int pid_fd, ret, status;
 	pid_t pid;
 
+	if (!env)
+		return -ENOMEM;
 	pid_fd = (int)syscall(SYS_pidfd_open, getpid(), 0);
-	if (pid_fd < 0)
-		return -errno;
+	if (pid_fd < 0) {
+		ret = -errno;
+		free(env);
+		return ret;
+	}
 	consumer_args(argv, store, cfg);
 	ret = spawn_attrs(&attr, &fa, shm_fd, pid_fd);
 	if (!ret)
 		ret = -posix_spawn(&pid, cfg->consumerd, &fa, &attr, argv,
-				   environ);
+				   env);
+	free(env);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
 	close(pid_fd);
@@ -302,8 +333,10 @@ void ust_session_publish(struct ust_session *s)
 {
 	/* Release: the buffers' initialisation before the pointer. */
 	__atomic_store_n(&ust_session_current, s, __ATOMIC_RELEASE);
-	if (s)
+	if (s) {
 		ust_registry_session_started(s);
+		ust_statedump_run();
+	}
 }
 
 static void atfork_prepare(void)
@@ -327,6 +360,7 @@ static void atfork_child(void)
 	__atomic_store_n(&ust_session_current, NULL, __ATOMIC_RELAXED);
 	ust_thread_forget();
 	ust_registry_unlock();
+	ust_statedump_atfork_child();
 	ust_session_destroy(old);
 	ust_session_publish(ust_session_create(&ust_config));
 }

@@ -1,0 +1,26 @@
+#!/bin/sh
+# Exact call counts of a -O0 program: fib(20) recursively (21891 calls)
+# and 1000 leaf calls, every entry and exit paired, read back by our
+# reader + symbolizer and by babeltrace2 + nm.
+. "$top_srcdir/tests/functions/lib.sh"
+
+count_calls "$CALLS" counts 20 1000
+expect "$WORK/funcs" "fib 21891 21891"
+expect "$WORK/funcs" "leaf 1000 1000"
+expect "$WORK/funcs" "run_counts 1 1"
+expect "$WORK/funcs" "main 1 1"
+expect "$WORK/funcs" "total entries=22893 exits=22893 unmatched=0 threads=1"
+
+# babeltrace2: the same totals, and fib's address (the program's base
+# from its bin_info event + fib's offset from nm) entered 21891 times.
+babeltrace2 "$dir" >"$WORK/bt2" || fail "babeltrace2 failed"
+[ "$(grep -c ' ust_cyg_profile:func_entry: ' "$WORK/bt2")" = 22893 ] || fail "bt2 entries"
+[ "$(grep -c ' ust_cyg_profile:func_exit: ' "$WORK/bt2")" = 22893 ] || fail "bt2 exits"
+calls_path=$(readlink -f "$CALLS")
+base=$(sed -n "s/.*lttng_ust_statedump:bin_info: .*baddr = \(0x[0-9A-Fa-f]*\), .*path = \"$(echo "$calls_path" | sed 's/[\/.]/\\&/g')\".*/\1/p" "$WORK/bt2")
+[ -n "$base" ] || fail "no bin_info for $calls_path"
+off=$(nm "$CALLS" | sed -n 's/^\([0-9a-f]*\) t fib$/\1/p')
+[ -n "$off" ] || fail "no fib in nm"
+fib=$(printf '0x%X' $((base + 0x$off)))
+n=$(grep ' ust_cyg_profile:func_entry: ' "$WORK/bt2" | grep -c "addr = $fib,")
+[ "$n" = 21891 ] || fail "babeltrace2: fib at $fib entered $n times"
