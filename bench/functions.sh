@@ -75,6 +75,9 @@ for v in plain cyg; do
 	gcc $flags -I"$SQ" "$SRCDIR/functions-sqlite.c" "$SQ/sqlite3-$v.o" -lm -o "$SQ/sq-$v"
 done
 gcc -O2 -shared -fPIC "$SRCDIR/functions-empty.c" -o "$WORK/libempty.so"
+# Run copies from $WORK: the LTTng user may not reach the cache directory.
+cp "$SQ/sq-plain" "$SQ/sq-cyg" "$WORK"/
+chmod 755 "$WORK/sq-plain" "$WORK/sq-cyg"
 SQV=$(sed -n 's/^#define SQLITE_VERSION *"\(.*\)"/\1/p' "$SQ/sqlite3.h")
 
 # ---- LTTng, as an unprivileged user with its own session daemon ----
@@ -88,7 +91,6 @@ if [ "$(id -u)" = 0 ]; then
 	if id "$LT_USER" >/dev/null 2>&1; then
 		AS_LT="runuser -u $LT_USER --"
 		chown "$LT_USER" "$LTW"
-		chmod 755 "$SQ" "$SQ/sq-cyg"
 	fi
 fi
 lt() { $AS_LT env LTTNG_HOME="$LTW" HOME="$LTW" "$@"; }
@@ -113,30 +115,31 @@ run() {
 	mkdir -p "$WORK/out"
 	case $cfg in
 	plain)
-		t0=$(now); "$SQ/sq-plain" "$ROWS" >/dev/null 2>"$WORK/prog.err"; t1=$(now) ;;
+		t0=$(now); "$WORK/sq-plain" "$ROWS" >/dev/null 2>"$WORK/prog.err"; t1=$(now) ;;
 	empty)
-		t0=$(now); LD_PRELOAD=$WORK/libempty.so "$SQ/sq-cyg" "$ROWS" >/dev/null 2>"$WORK/prog.err"; t1=$(now) ;;
+		t0=$(now); LD_PRELOAD=$WORK/libempty.so "$WORK/sq-cyg" "$ROWS" >/dev/null 2>"$WORK/prog.err"; t1=$(now) ;;
 	ust)
 		t0=$(now)
-		"$UST" record --functions -o "$WORK/out" -- "$SQ/sq-cyg" "$ROWS" >/dev/null 2>"$WORK/prog.err"
+		"$UST" record --functions -o "$WORK/out" -- "$WORK/sq-cyg" "$ROWS" >/dev/null 2>"$WORK/prog.err"
 		t1=$(now)
 		ev=$(sed -n 's/.* \([0-9]*\) events written, \([0-9]*\) lost.*/\1/p' "$WORK/prog.err" | head -n 1)
 		lost=$(sed -n 's/.* \([0-9]*\) events written, \([0-9]*\) lost.*/\2/p' "$WORK/prog.err" | head -n 1) ;;
 	uftrace)
-		t0=$(now); uftrace record -d "$WORK/out/uft" "$SQ/sq-cyg" "$ROWS" >/dev/null 2>"$WORK/prog.err"; t1=$(now)
+		t0=$(now); uftrace record -d "$WORK/out/uft" "$WORK/sq-cyg" "$ROWS" >/dev/null 2>"$WORK/prog.err"; t1=$(now)
 		lost=$(uftrace info -d "$WORK/out/uft" 2>/dev/null | sed -n 's/.*lost.*: *\([0-9]*\).*/\1/p' | head -n 1)
 		lost=${lost:-0} ;;
 	lttng)
 		chown "$LT_USER" "$WORK/out" 2>/dev/null || true
-		lt lttng create fb --output="$WORK/out/lt" >/dev/null
-		lt lttng enable-event -u 'lttng_ust_cyg_profile_fast:*' >/dev/null
-		lt lttng start >/dev/null
+		lt lttng create fb --output="$WORK/out/lt" >/dev/null 2>>"$WORK/lttng.err"
+		lt lttng enable-event -u 'lttng_ust_cyg_profile_fast:*' >/dev/null 2>>"$WORK/lttng.err"
+		lt lttng start >/dev/null 2>>"$WORK/lttng.err"
 		t0=$(now)
-		lt env LD_PRELOAD="$LT_FAST" "$SQ/sq-cyg" "$ROWS" >/dev/null 2>"$WORK/prog.err"
+		lt env LD_PRELOAD="$LT_FAST" "$WORK/sq-cyg" "$ROWS" >/dev/null 2>"$WORK/prog.err"
 		t1=$(now)
 		lt lttng stop >/dev/null
 		lost=$(lt lttng list fb | sed -n 's/.*Discarded events: *\([0-9]*\).*/\1/p' | awk '{s += $1} END {print s + 0}')
-		lt lttng destroy fb >/dev/null ;;
+		lt lttng destroy fb >/dev/null 2>>"$WORK/lttng.err"
+		[ "$(awk '$1 == "cpu"' "$WORK/prog.err")" ] || note "lttng run failed: $(cat "$WORK/prog.err" "$WORK/lttng.err")" ;;
 	esac
 	size=$(du -sb "$WORK/out" | cut -f1)
 	cpu=$(awk '$1 == "cpu" {print $2 + $3; exit}' "$WORK/prog.err")

@@ -8,11 +8,14 @@
  * instrumented function entry and exit becomes one fixed-size event:
  *
  *	ust_cyg_profile:func_entry	{ addr, call_site }	(24-byte record)
- *	ust_cyg_profile:func_exit	{ addr }		(16-byte record)
+ *	ust_cyg_profile:func_exit	{ }			(8-byte record)
  *
- * The hook is the fastest path libust has: one load of the event's
- * `enabled` word, then ust_event_write() with one 8- or 16-byte segment
- * on the stack; no lookup, no lock, no system call, no allocation, and
+ * An exit closes the function its thread entered last, so it needs no
+ * field: function tracing is bound by trace bandwidth, and this keeps the
+ * average at 16 bytes per event (doc/functions.md).  The hook is the
+ * fastest path libust has: one load of the event's `enabled` word, then
+ * ust_event_write() with at most one 16-byte segment on the stack; no
+ * lookup, no lock, no system call, no allocation, and
  * libust's only thread-local state is initial-exec TLS.  Nothing here is
  * compiled with -finstrument-functions, and libust calls no user code, so
  * a hook can never recurse into itself (a signal handler that runs
@@ -48,8 +51,8 @@ static struct ust_event_desc ev_func_exit = {
 	.struct_size = sizeof(struct ust_event_desc),
 	.name = "func_exit",
 	.loglevel = -1,
-	.tsdl_fields = U64_HEX " _addr;",
-	.layout = "F8",
+	.tsdl_fields = "",
+	.layout = "",
 };
 
 static struct ust_event_desc *const cyg_events[] = {
@@ -77,12 +80,8 @@ PUBLIC NO_HOOK void __cyg_profile_func_enter(void *fn, void *call_site)
 
 PUBLIC NO_HOOK void __cyg_profile_func_exit(void *fn, void *call_site)
 {
-	if (UST_EVENT_ENABLED(&ev_func_exit)) {
-		uint64_t addr = (uintptr_t)fn;
-		struct ust_seg seg = { &addr, sizeof(addr) };
-
-		ust_event_write(&ev_func_exit, &seg, 1, sizeof(addr));
-	}
+	if (UST_EVENT_ENABLED(&ev_func_exit))
+		ust_event_write(&ev_func_exit, NULL, 0, 0);
 }
 
 /* The next definitions of dlopen and dlclose (libc's), found once. */

@@ -175,6 +175,7 @@ struct ust_session *ust_session_map(const struct ust_config *cfg, int *fd)
 	fill_header(&h, &c, cfg, nr_cpus, total, s->uuid);
 	memcpy((uint8_t *)base + h.channels_offset, &c, sizeof(c));
 	init_channel(s, &c);
+	s->chan[0].blocking = cfg->blocking;
 	/* The header goes last: a consumer that checks the magic sees the rest. */
 	memcpy(base, &h, sizeof(h));
 	return s;

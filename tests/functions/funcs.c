@@ -7,10 +7,11 @@
  *   funcs TRACE_DIR
  *
  * prints one line per function, "NAME ENTRIES EXITS", sorted by name,
- * then "total entries=N exits=M unmatched=U threads=T".  An exit is
- * unmatched when it is not the exit of the function its thread entered
- * last.  Addresses are resolved when first seen, so functions of a
- * library unloaded later still get their names.
+ * then "total entries=N exits=M unmatched=U threads=T".  An exit
+ * (func_exit has no field) closes the function its thread entered last;
+ * it is unmatched when its thread has no function open.  Addresses are
+ * resolved when first seen, so functions of a library unloaded later
+ * still get their names.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -100,17 +101,16 @@ static void on_entry(struct counts *c, struct sym_table *t, int64_t vtid,
 	th->stack[th->depth++] = addr;
 }
 
-static void on_exit_event(struct counts *c, struct sym_table *t, int64_t vtid,
-			  uint64_t addr)
+static void on_exit_event(struct counts *c, struct sym_table *t, int64_t vtid)
 {
 	struct thread *th = thread_of(c, vtid);
 
-	func_of(c, t, addr)->exits++;
 	c->exits++;
-	if (th->depth && th->stack[th->depth - 1] == addr)
-		th->depth--;
-	else
+	if (!th->depth) {
 		c->unmatched++;
+		return;
+	}
+	func_of(c, t, th->stack[--th->depth])->exits++;
 }
 
 static int by_name(const void *a, const void *b)
@@ -134,14 +134,15 @@ static int count_events(struct rd_reader *r, struct counts *c,
 			fprintf(stderr, "funcs: bad %s event\n", m.ec->name);
 			return -1;
 		}
-		if (strncmp(m.ec->name, "ust_cyg_profile:", 16))
+		if (!strcmp(m.ec->name, "ust_cyg_profile:func_exit")) {
+			on_exit_event(c, t, m.vtid);
 			continue;
-		if (rd_event_payload(&m, &p, &len) || len < 8)
+		}
+		if (strcmp(m.ec->name, "ust_cyg_profile:func_entry"))
+			continue;
+		if (rd_event_payload(&m, &p, &len) || len != 16)
 			return -1;
-		if (!strcmp(m.ec->name, "ust_cyg_profile:func_entry"))
-			on_entry(c, t, m.vtid, rd_le64(p));
-		else
-			on_exit_event(c, t, m.vtid, rd_le64(p));
+		on_entry(c, t, m.vtid, rd_le64(p));
 	}
 	if (ret < 0)
 		fprintf(stderr, "funcs: %s\n", rd_reader_error(r));
