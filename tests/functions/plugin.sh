@@ -16,3 +16,6 @@ base=$(grep ' lttng_ust_dl:dlopen: ' "$WORK/bt2" | grep -F "$plugin_path" |
 	sed -n 's/.*baddr = \(0x[0-9A-Fa-f]*\),.*/\1/p')
 grep ' lttng_ust_dl:dlclose: ' "$WORK/bt2" | grep -q "baddr = $base }" ||
 	fail "no dlclose of $base"
+# ust view prints the statedump, dl and function events as babeltrace2 does.
+"$UST" view "$dir" >"$WORK/view" || fail "ust view failed"
+cmp -s "$WORK/bt2" "$WORK/view" || fail "ust view differs: $(diff "$WORK/bt2" "$WORK/view" | head -4)"
