@@ -169,7 +169,8 @@ int main(int argc, char **argv)
 	t = sym_table_new();
 	if (!t || count_events(r, &c, t))
 		return 1;
-	qsort(c.funcs, c.nr_funcs, sizeof(*c.funcs), by_name);
+	if (c.nr_funcs)
+		qsort(c.funcs, c.nr_funcs, sizeof(*c.funcs), by_name);
 	for (i = 0; i < c.nr_funcs; i++)
 		printf("%s %" PRIu64 " %" PRIu64 "\n", c.funcs[i].name,
 		       c.funcs[i].entries, c.funcs[i].exits);
