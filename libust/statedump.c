@@ -16,17 +16,19 @@
  *	lttng_ust_statedump:bin_info   {baddr, memsz, path, is_pic,
  *					has_build_id, has_debug_link}
  *	lttng_ust_statedump:build_id   {baddr, build_id[20]}
+ *	lttng_ust_statedump:debug_link {baddr, crc, filename}
  *	lttng_ust_statedump:end
  *
  * Later loads and unloads are found by ust_statedump_dl_sync(), which the
  * preload library (cyg-profile.c) calls after every dlopen()/dlclose() it
  * interposes: it compares the current objects with the ones already
- * described and records lttng_ust_dl:dlopen / build_id / dlclose.  The
- * names and fields are LTTng-UST's (doc/functions.md says what differs
+ * described and records lttng_ust_dl:dlopen / build_id / debug_link /
+ * dlclose.  The names and fields are LTTng-UST's (doc/functions.md says what differs
  * and why).  None of this is on a hot path: it allocates, takes a mutex
  * and reads /proc/self/exe.
  */
 #include <elf.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <link.h>
 #include <pthread.h>
@@ -46,6 +48,7 @@
 #define U64_DEC "integer { size = 64; align = 8; signed = false; encoding = none; base = 10; }"
 #define U8_DEC  "integer { size = 8; align = 8; signed = false; encoding = none; base = 10; }"
 #define U8_HEX  "integer { size = 8; align = 8; signed = false; encoding = none; base = 16; }"
+#define U32_HEX "integer { size = 32; align = 8; signed = false; encoding = none; base = 16; }"
 #define S32_DEC "integer { size = 32; align = 8; signed = true; encoding = none; base = 10; }"
 
 #define EVENT(var, ev_name, fields, lay)				\
@@ -63,19 +66,23 @@ EVENT(ev_bin_info, "bin_info",
       "F16 S F3");
 EVENT(ev_build_id, "build_id",
       U64_HEX " _baddr; " U8_HEX " _build_id[20];", "F28");
+EVENT(ev_debug_link, "debug_link",
+      U64_HEX " _baddr; " U32_HEX " _crc; string _filename;", "F12 S");
 EVENT(ev_dlopen, "dlopen",
       U64_HEX " _baddr; " U64_DEC " _memsz; " S32_DEC " _flags; string _path; "
       U8_DEC " _has_build_id; " U8_DEC " _has_debug_link;",
       "F20 S F2");
 EVENT(ev_dl_build_id, "build_id",
       U64_HEX " _baddr; " U8_HEX " _build_id[20];", "F28");
+EVENT(ev_dl_debug_link, "debug_link",
+      U64_HEX " _baddr; " U32_HEX " _crc; string _filename;", "F12 S");
 EVENT(ev_dlclose, "dlclose", U64_HEX " _baddr;", "F8");
 
 static struct ust_event_desc *const statedump_events[] = {
-	&ev_start, &ev_bin_info, &ev_build_id, &ev_end,
+	&ev_start, &ev_bin_info, &ev_build_id, &ev_debug_link, &ev_end,
 };
 static struct ust_event_desc *const dl_events[] = {
-	&ev_dlopen, &ev_dl_build_id, &ev_dlclose,
+	&ev_dlopen, &ev_dl_build_id, &ev_dl_debug_link, &ev_dlclose,
 };
 
 static struct ust_provider statedump_provider = {
@@ -102,6 +109,8 @@ struct object {
 	uint64_t memsz;		/* up to the end of the highest PT_LOAD */
 	const char *path;	/* dlpi_name, or /proc/self/exe for the program */
 	const uint8_t *build_id;	/* in the mapped note, or NULL */
+	const char *debug_link;	/* .gnu_debuglink file name, or NULL */
+	uint32_t debug_crc;
 	uint8_t is_pic;
 	uint8_t seen;		/* scratch for the diff */
 };
@@ -131,6 +140,55 @@ static const uint8_t *note_build_id(const uint8_t *p, size_t size)
 		size -= total;
 	}
 	return NULL;
+}
+
+/*
+ * The .gnu_debuglink section of the ELF file at `path` (a file name, NUL,
+ * padding, a CRC-32): it is not in any loaded segment, so it is read from
+ * the file, with pread only.  Returns 0 with `name` (NUL-terminated) and
+ * *crc set, -1 when the file has none or cannot be read.
+ */
+static int read_debug_link(const char *path, char *name, size_t len,
+			   uint32_t *crc)
+{
+	static const char want[] = ".gnu_debuglink";
+	ElfW(Ehdr) eh;
+	ElfW(Shdr) sh, names;
+	char sname[sizeof(want)];
+	int fd, ret = -1;
+	ElfW(Half) i;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_shentsize != sizeof(sh) || eh.e_shstrndx >= eh.e_shnum ||
+	    pread(fd, &names, sizeof(names),
+		  (off_t)(eh.e_shoff + eh.e_shstrndx * sizeof(sh))) != sizeof(names))
+		goto out;
+	for (i = 0; i < eh.e_shnum; i++) {
+		if (pread(fd, &sh, sizeof(sh), (off_t)(eh.e_shoff + i * sizeof(sh))) !=
+		    sizeof(sh))
+			goto out;
+		if (sh.sh_name >= names.sh_size ||
+		    pread(fd, sname, sizeof(sname),
+			  (off_t)(names.sh_offset + sh.sh_name)) != sizeof(sname) ||
+		    memcmp(sname, want, sizeof(want)))
+			continue;
+		/* name, NUL, padding to 4, then the 4-byte CRC. */
+		if (sh.sh_size < 8 || sh.sh_size > len ||
+		    pread(fd, name, sh.sh_size, (off_t)sh.sh_offset) !=
+		    (ssize_t)sh.sh_size ||
+		    memchr(name, '\0', sh.sh_size - 4) == NULL)
+			goto out;
+		memcpy(crc, name + sh.sh_size - 4, 4);
+		ret = 0;
+		break;
+	}
+out:
+	close(fd);
+	return ret;
 }
 
 /* Fill `o` from one dl_iterate_phdr entry; 0 when it has a file. */
@@ -187,7 +245,7 @@ static int object_from_phdr(const struct dl_phdr_info *info, struct object *o,
 
 static void write_bin_info(const struct object *o)
 {
-	uint8_t flags[3] = { o->is_pic, o->build_id != NULL, 0 };
+	uint8_t flags[3] = { o->is_pic, o->build_id != NULL, o->debug_link != NULL };
 	struct ust_seg segs[3] = {
 		{ &o->baddr, 16 },	/* baddr, memsz: adjacent in struct object */
 		{ o->path, strlen(o->path) + 1 },
@@ -200,7 +258,7 @@ static void write_bin_info(const struct object *o)
 
 static void write_dlopen(const struct object *o, int32_t dl_flags)
 {
-	uint8_t flags[2] = { o->build_id != NULL, 0 };
+	uint8_t flags[2] = { o->build_id != NULL, o->debug_link != NULL };
 	struct ust_seg segs[4] = {
 		{ &o->baddr, 16 },
 		{ &dl_flags, 4 },
@@ -220,6 +278,17 @@ static void write_build_id(struct ust_event_desc *ev, const struct object *o)
 	};
 
 	ust_event_write(ev, segs, 2, 8 + BUILD_ID_LEN);
+}
+
+static void write_debug_link(struct ust_event_desc *ev, const struct object *o)
+{
+	struct ust_seg segs[3] = {
+		{ &o->baddr, 8 },
+		{ &o->debug_crc, 4 },
+		{ o->debug_link, strlen(o->debug_link) + 1 },
+	};
+
+	ust_event_write(ev, segs, 3, 12 + segs[2].len);
 }
 
 static void write_empty(struct ust_event_desc *ev)
@@ -259,6 +328,7 @@ struct walk {
 	uint8_t *seen;		/* [nr_known] on a dl walk */
 	char exe[PATH_MAX];
 	char rel[PATH_MAX];	/* an object loaded by a relative path */
+	char link[PATH_MAX];	/* its .gnu_debuglink */
 };
 
 /* dl_iterate_phdr callback: describe the objects not described yet. */
@@ -280,17 +350,23 @@ static int visit(struct dl_phdr_info *info, size_t size, void *arg)
 	}
 	if (known_add(o.baddr))
 		return 0;
+	if (!read_debug_link(o.path, w->link, sizeof(w->link), &o.debug_crc))
+		o.debug_link = w->link;
 	if (!w->dl) {
 		if (UST_EVENT_ENABLED(&ev_bin_info))
 			write_bin_info(&o);
 		if (o.build_id && UST_EVENT_ENABLED(&ev_build_id))
 			write_build_id(&ev_build_id, &o);
+		if (o.debug_link && UST_EVENT_ENABLED(&ev_debug_link))
+			write_debug_link(&ev_debug_link, &o);
 		return 0;
 	}
 	if (UST_EVENT_ENABLED(&ev_dlopen))
 		write_dlopen(&o, w->dl_flags);
 	if (o.build_id && UST_EVENT_ENABLED(&ev_dl_build_id))
 		write_build_id(&ev_dl_build_id, &o);
+	if (o.debug_link && UST_EVENT_ENABLED(&ev_dl_debug_link))
+		write_debug_link(&ev_dl_debug_link, &o);
 	return 0;
 }
 
