@@ -36,4 +36,8 @@ extern const char *ust_prog;
 
 void ust_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* functions.c: `ust record --functions` (doc/functions.md). */
+extern const char *const ust_functions_patterns[];
+int ust_functions_preload(void);
+
 #endif /* UST_CLI_H */

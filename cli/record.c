@@ -39,9 +39,11 @@ enum record_opt {
 	OPT_OUTPUT = 1,
 	OPT_EVENT,
 	OPT_OVERWRITE,
+	OPT_BLOCKING,
 	OPT_SUBBUF_SIZE,
 	OPT_SUBBUF_COUNT,
 	OPT_READ_TIMER,
+	OPT_FUNCTIONS,
 	OPT_HELP,
 };
 
@@ -56,6 +58,10 @@ static const struct poptOption record_options[] = {
 	{ "overwrite", '\0', POPT_ARG_NONE, NULL, OPT_OVERWRITE,
 	  "flight recorder: when the buffers are full, overwrite the oldest "
 	  "events instead of dropping new ones", NULL },
+	{ "blocking", '\0', POPT_ARG_NONE, NULL, OPT_BLOCKING,
+	  "when the buffers are full, make the program wait for the consumer "
+	  "instead of dropping events (the default with --functions, unless "
+	  "--overwrite)", NULL },
 	{ "subbuf-size", '\0', POPT_ARG_STRING, NULL, OPT_SUBBUF_SIZE,
 	  "bytes per sub-buffer (one packet): a power of two from 4096 "
 	  "to 1G; k, M and G suffixes allowed", "SIZE" },
@@ -64,6 +70,9 @@ static const struct poptOption record_options[] = {
 	{ "read-timer", '\0', POPT_ARG_STRING, NULL, OPT_READ_TIMER,
 	  "how often the consumer reads the buffers, in microseconds, "
 	  "from 100 to 10000000", "USEC" },
+	{ "functions", '\0', POPT_ARG_NONE, NULL, OPT_FUNCTIONS,
+	  "trace every function entry and exit of a program built with "
+	  "-finstrument-functions (preloads libust-cyg-profile.so)", NULL },
 	{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP,
 	  "show this help", NULL },
 	POPT_TABLEEND
@@ -75,6 +84,8 @@ struct record_opts {
 	char *trace;		/* -e patterns joined with ',' */
 	unsigned int nr_patterns;
 	bool overwrite;
+	bool blocking;		/* --blocking */
+	bool functions;		/* --functions */
 	uint64_t subbuf_size;
 	uint64_t subbuf_count;
 	uint64_t read_timer_us;
@@ -214,6 +225,12 @@ static int apply_option(struct record_opts *o, int opt, const char *arg)
 	case OPT_OVERWRITE:
 		o->overwrite = true;
 		return 0;
+	case OPT_FUNCTIONS:
+		o->functions = true;
+		return 0;
+	case OPT_BLOCKING:
+		o->blocking = true;
+		return 0;
 	case OPT_SUBBUF_SIZE:
 		return check_subbuf_size(arg, &o->subbuf_size);
 	case OPT_SUBBUF_COUNT:
@@ -263,6 +280,7 @@ static enum parse_result record_parse(int argc, const char **argv,
 	poptContext ctx;
 	char *arg;
 	int rc = -1;
+	size_t i;
 
 	ctx = poptGetContext("ust", argc, argv, record_options,
 			     POPT_CONTEXT_POSIXMEHARDER);
@@ -283,6 +301,17 @@ static enum parse_result record_parse(int argc, const char **argv,
 	}
 	if (res == PARSE_OK && take_cmd(o, poptGetArgs(ctx)))
 		res = PARSE_ERROR;
+	if (res == PARSE_OK && o->blocking && o->overwrite) {
+		ust_error("--blocking and --overwrite cannot be combined: "
+			  "an overwriting buffer is never full");
+		res = PARSE_ERROR;
+	}
+	/* -e narrowed the events: --functions still needs its own. */
+	for (i = 0; res == PARSE_OK && o->functions && o->trace &&
+		    ust_functions_patterns[i]; i++) {
+		if (add_pattern(o, ust_functions_patterns[i]))
+			res = PARSE_ERROR;
+	}
 	poptFreeContext(ctx);
 	return res;
 }
@@ -361,6 +390,14 @@ static void set_session_clock(void)
 			  strerror(-ret));
 }
 
+/* UST_MODE: function tracing blocks rather than loses, unless --overwrite. */
+static const char *buffer_mode(const struct record_opts *o)
+{
+	if (o->overwrite)
+		return "overwrite";
+	return o->blocking || o->functions ? "block" : "discard";
+}
+
 /*
  * The settings for CMD.  Buffer settings not given on the command line
  * are left as they are in our environment.
@@ -368,9 +405,11 @@ static void set_session_clock(void)
 static int set_environment(const struct record_opts *o, const char *outdir,
 			   const char *sumdir)
 {
+	if (o->functions && ust_functions_preload())
+		return -1;
 	if (setenv("UST_TRACE", o->trace ? o->trace : "*", 1) ||
 	    setenv("UST_OUTPUT", outdir, 1) ||
-	    setenv("UST_MODE", o->overwrite ? "overwrite" : "discard", 1) ||
+	    setenv("UST_MODE", buffer_mode(o), 1) ||
 	    setenv(UST_SUMMARY_DIR_ENV, sumdir, 1) ||
 	    (o->subbuf_size &&
 	     setenv_u64("UST_SUBBUF_SIZE", o->subbuf_size)) ||

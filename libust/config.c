@@ -83,7 +83,8 @@ static uint32_t load_read_timer(void)
 	return (uint32_t)n;
 }
 
-static uint32_t load_mode(void)
+/* "block" is discard mode whose writers wait for room (ringbuf.c). */
+static uint32_t load_mode(struct ust_config *cfg)
 {
 	const char *v = getenv("UST_MODE");
 
@@ -91,7 +92,11 @@ static uint32_t load_mode(void)
 		return UST_MODE_DISCARD;
 	if (!strcmp(v, "overwrite"))
 		return UST_MODE_OVERWRITE;
-	warn_bad("UST_MODE", v, "must be 'discard' or 'overwrite'");
+	if (!strcmp(v, "block")) {
+		cfg->blocking = 1;
+		return UST_MODE_DISCARD;
+	}
+	warn_bad("UST_MODE", v, "must be 'discard', 'overwrite' or 'block'");
 	return UST_MODE_DISCARD;
 }
 
@@ -128,7 +133,7 @@ int ust_config_load(struct ust_config *cfg)
 		return -ENOENT;
 	load_patterns(cfg, trace);
 	cfg->output = dup_env("UST_OUTPUT", UST_DEFAULT_OUTPUT);
-	cfg->mode = load_mode();
+	cfg->mode = load_mode(cfg);
 	cfg->subbuf_size = load_pow2("UST_SUBBUF_SIZE", UST_SUBBUF_MIN,
 				     UST_SUBBUF_MAX, UST_DEFAULT_SUBBUF_SIZE, 1);
 	cfg->subbuf_count = load_pow2("UST_SUBBUF_COUNT", UST_SUBBUF_COUNT_MIN,

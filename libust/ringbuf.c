@@ -26,7 +26,9 @@
  * that header with last_ts = the packet's timestamp_begin, which is
  * exactly where a CTF reader restarts its clock.  In discard mode it first
  * checks that the consumer has released the next sub-buffer; if not, the
- * record is refused and counted in lost_full.  In overwrite mode it never
+ * record is refused and counted in lost_full (in blocking mode the writer
+ * first sleeps until the consumer releases it: wait_for_consumer()).  In
+ * overwrite mode it never
  * waits; the consumer detects the lap.
  *
  * Lost records are counted with atomic increments on the buffer they were
@@ -36,6 +38,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/rseq.h>
 #include <sys/syscall.h>
@@ -149,8 +152,40 @@ void ust_ringbuf_init_buffer(struct ust_session *s, struct ust_channel *ch,
  * moot: the caller retries either way), -ENOBUFS when discard mode found
  * no free sub-buffer (the record was counted lost).
  */
+/*
+ * Blocking mode (UST_MODE=block): the next sub-buffer is not consumed
+ * yet, so sleep until the consumer releases one, outside any restartable
+ * sequence (the caller retries from the top, maybe on another CPU).  This
+ * is the full-buffer path only; the hot path never sleeps.  A consumer
+ * that makes no progress for UST_BLOCK_TIMEOUT_NS (dead, or stopped) gets
+ * the channel marked stalled: records are then refused at once, as in
+ * discard mode, until a writer finds room again.  Returns 0 when the
+ * consumer moved, -1 when the record must be counted lost.
+ */
+#define UST_BLOCK_TIMEOUT_NS	2000000000ull
+#define UST_BLOCK_PAUSE_NS	20000
+
+static int wait_for_consumer(struct ust_channel *ch, struct ust_shm_buf *buf,
+			     uint64_t consumed)
+{
+	struct timespec pause = { 0, UST_BLOCK_PAUSE_NS };
+	uint64_t waited;
+
+	if (__atomic_load_n(&ch->stalled, __ATOMIC_RELAXED))
+		return -1;
+	for (waited = 0; waited < UST_BLOCK_TIMEOUT_NS;
+	     waited += UST_BLOCK_PAUSE_NS) {
+		nanosleep(&pause, NULL);
+		/* Acquire: as in buffer_switch(), pairs with the consumer's release. */
+		if (__atomic_load_n(&buf->consumed, __ATOMIC_ACQUIRE) != consumed)
+			return 0;
+	}
+	__atomic_store_n(&ch->stalled, 1, __ATOMIC_RELAXED);
+	return -1;
+}
+
 static int buffer_switch(const struct ust_session *s,
-			 const struct ust_channel *ch, struct ust_shm_buf *buf,
+			 struct ust_channel *ch, struct ust_shm_buf *buf,
 			 uint8_t *data, struct rseq *rs, uint32_t cpu,
 			 uint64_t off, uint64_t ts)
 {
@@ -171,9 +206,13 @@ static int buffer_switch(const struct ust_session *s,
 						    __ATOMIC_ACQUIRE);
 
 		if (new_start + ch->subbuf_size - consumed > ch->buf_size) {
+			if (ch->blocking && wait_for_consumer(ch, buf, consumed) == 0)
+				return 0;	/* room now: the caller retries */
 			count_lost(&buf->lost_full);
 			return -ENOBUFS;
 		}
+		if (__builtin_expect(ch->stalled, 0))
+			__atomic_store_n(&ch->stalled, 0, __ATOMIC_RELAXED);
 	}
 	fill_packet_header(&ph, s, ch, cpu, new_start / ch->subbuf_size, ts);
 	close.timestamp_end = ts;
@@ -209,7 +248,7 @@ void ust_event_write(struct ust_event_desc *event,
 	/* Acquire: pairs with the store-release publishing the session. */
 	struct ust_session *s = __atomic_load_n(&ust_session_current,
 						__ATOMIC_ACQUIRE);
-	const struct ust_channel *ch;
+	struct ust_channel *ch;
 	uint8_t hdr[UST_EV_HEADER_MAX];
 	struct ust_copy_plan plan;
 	struct rseq *rs;

@@ -31,6 +31,7 @@
 #include <ust/ust.h>
 
 #include "session.h"
+#include "statedump.h"
 
 extern char **environ;
 
@@ -174,6 +175,7 @@ struct ust_session *ust_session_map(const struct ust_config *cfg, int *fd)
 	fill_header(&h, &c, cfg, nr_cpus, total, s->uuid);
 	memcpy((uint8_t *)base + h.channels_offset, &c, sizeof(c));
 	init_channel(s, &c);
+	s->chan[0].blocking = cfg->blocking;
 	/* The header goes last: a consumer that checks the magic sees the rest. */
 	memcpy(base, &h, sizeof(h));
 	return s;
@@ -245,15 +247,14 @@ static int spawn_attrs(posix_spawnattr_t *attr, posix_spawn_file_actions_t *fa,
 }
 
 /*
- * The program's environment without UST_TRACE, for the consumer: a
- * provider preloaded with LD_PRELOAD brings libust into the consumer
- * too, where UST_TRACE would start a session, hence another consumer,
- * and so on without end.  The strings are the program's; free() only
- * the array.  NULL when out of memory.
+ * The consumer's environment: ours without UST_TRACE, so that a consumer
+ * started with libust preloaded (LD_PRELOAD=libust-cyg-profile.so is
+ * inherited) never traces itself and starts a consumer of its own.
+ * Returns a malloc'd vector of our strings, or NULL.
  */
 static char **consumer_environ(void)
 {
-	size_t n = 0, i, j;
+	size_t n = 0, kept = 0, i;
 	char **env;
 
 	while (environ[n])
@@ -261,10 +262,11 @@ static char **consumer_environ(void)
 	env = malloc((n + 1) * sizeof(*env));
 	if (!env)
 		return NULL;
-	for (i = j = 0; i < n; i++)
-		if (strncmp(environ[i], "UST_TRACE=", strlen("UST_TRACE=")))
-			env[j++] = environ[i];
-	env[j] = NULL;
+	for (i = 0; i < n; i++) {
+		if (strncmp(environ[i], "UST_TRACE=", 10))
+			env[kept++] = environ[i];
+	}
+	env[kept] = NULL;
 	return env;
 }
 
@@ -275,25 +277,28 @@ static char **consumer_environ(void)
  */
 static int spawn_consumer(const struct ust_config *cfg, int shm_fd)
 {
-	char *argv[16], store[2][32], **env;
+	char *argv[16], store[2][32], **env = consumer_environ();
 	posix_spawnattr_t attr;
 	posix_spawn_file_actions_t fa;
 	int pid_fd, ret, status;
 	pid_t pid;
 
+	if (!env)
+		return -ENOMEM;
 	pid_fd = (int)syscall(SYS_pidfd_open, getpid(), 0);
-	if (pid_fd < 0)
-		return -errno;
-	consumer_args(argv, store, cfg);
-	env = consumer_environ();
-	ret = env ? spawn_attrs(&attr, &fa, shm_fd, pid_fd) : -ENOMEM;
-	if (!ret)
-		ret = -posix_spawn(&pid, cfg->consumerd, &fa, &attr, argv, env);
-	if (env) {
-		posix_spawn_file_actions_destroy(&fa);
-		posix_spawnattr_destroy(&attr);
+	if (pid_fd < 0) {
+		ret = -errno;
+		free(env);
+		return ret;
 	}
+	consumer_args(argv, store, cfg);
+	ret = spawn_attrs(&attr, &fa, shm_fd, pid_fd);
+	if (!ret)
+		ret = -posix_spawn(&pid, cfg->consumerd, &fa, &attr, argv,
+				   env);
 	free(env);
+	posix_spawn_file_actions_destroy(&fa);
+	posix_spawnattr_destroy(&attr);
 	close(pid_fd);
 	if (ret)
 		return ret;
@@ -329,8 +334,10 @@ void ust_session_publish(struct ust_session *s)
 {
 	/* Release: the buffers' initialisation before the pointer. */
 	__atomic_store_n(&ust_session_current, s, __ATOMIC_RELEASE);
-	if (s)
+	if (s) {
 		ust_registry_session_started(s);
+		ust_statedump_run();
+	}
 }
 
 static void atfork_prepare(void)
@@ -354,6 +361,7 @@ static void atfork_child(void)
 	__atomic_store_n(&ust_session_current, NULL, __ATOMIC_RELAXED);
 	ust_thread_forget();
 	ust_registry_unlock();
+	ust_statedump_atfork_child();
 	ust_session_destroy(old);
 	ust_session_publish(ust_session_create(&ust_config));
 }

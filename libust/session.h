@@ -35,6 +35,7 @@ struct ust_config {
 	unsigned int nr_patterns;
 	char *output;				/* UST_OUTPUT */
 	uint32_t mode;				/* UST_MODE */
+	uint32_t blocking;			/* UST_MODE=block */
 	uint32_t subbuf_size;			/* UST_SUBBUF_SIZE */
 	uint32_t subbuf_count;			/* UST_SUBBUF_COUNT */
 	uint32_t read_timer_us;			/* UST_READ_TIMER_US */
@@ -52,6 +53,8 @@ struct ust_channel {
 	uint32_t subbuf_size;
 	uint32_t mode;
 	uint32_t stream_id;
+	uint32_t blocking;	/* discard mode: wait for room first */
+	int32_t stalled;	/* blocking gave up: the consumer is stuck */
 };
 
 struct ust_session {

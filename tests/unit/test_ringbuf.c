@@ -377,6 +377,88 @@ START_TEST(test_wrap_with_consumer)
 }
 END_TEST
 
+/* Blocking mode: a consumer thread frees sub-buffers; no record is lost. */
+struct blocking_consumer {
+	struct readback rb;
+	uint64_t pos;
+	int done;
+};
+
+static void *consume_thread(void *arg)
+{
+	struct blocking_consumer *bc = arg;
+	struct ust_channel *ch = &session->chan[0];
+	struct ust_shm_buf *buf = &ch->bufs[0];
+	uint8_t copy[4096];
+
+	bc->rb.cpu = 0;
+	/* Acquire on the offset: the records before it are complete. */
+	while (!__atomic_load_n(&bc->done, __ATOMIC_ACQUIRE)) {
+		while (bc->pos < (__atomic_load_n(&buf->commit.offset,
+						  __ATOMIC_ACQUIRE) & ~(uint64_t)4095)) {
+			memcpy(copy, ch->data + (bc->pos & (ch->buf_size - 1)), 4096);
+			read_packet(&bc->rb, copy, sizeof(copy));
+			bc->pos += 4096;
+			__atomic_store_n(&buf->consumed, bc->pos, __ATOMIC_RELEASE);
+		}
+		usleep(200);
+	}
+	return NULL;
+}
+
+START_TEST(test_blocking_waits_for_consumer)
+{
+	struct blocking_consumer bc = { 0 };
+	struct ust_shm_buf *buf;
+	pthread_t tid;
+	uint32_t i, n = 20000;
+
+	pin_to_cpu(0);
+	session_start(UST_MODE_DISCARD, 4096, 2);
+	session->chan[0].blocking = 1;
+	buf = &session->chan[0].bufs[0];
+	ck_assert_int_eq(pthread_create(&tid, NULL, consume_thread, &bc), 0);
+	for (i = 0; i < n; i++)
+		write_u32(0, i);
+	__atomic_store_n(&bc.done, 1, __ATOMIC_RELEASE);
+	pthread_join(tid, NULL);
+	read_buffer(&bc.rb, 0, bc.pos);
+	ck_assert_uint_eq(buf->lost_full, 0);
+	ck_assert_uint_eq(bc.rb.nr, n);
+	for (i = 0; i < n; i++)
+		ck_assert_uint_eq(bc.rb.recs[i].v, i);
+	free(bc.rb.recs);
+	session_stop();
+}
+END_TEST
+
+/*
+ * Blocking mode with a consumer that never moves: the first record that
+ * finds the buffer full waits for the timeout, then it and every later
+ * one are counted lost at once (the channel is stalled).
+ */
+START_TEST(test_blocking_gives_up_on_stuck_consumer)
+{
+	struct readback rb = { 0 };
+	struct ust_shm_buf *buf;
+	uint32_t i, n = 2 * 334 + 5;
+
+	pin_to_cpu(0);
+	session_start(UST_MODE_DISCARD, 4096, 2);
+	session->chan[0].blocking = 1;
+	buf = &session->chan[0].bufs[0];
+	for (i = 0; i < n; i++)
+		write_u32(0, i);
+	ck_assert_int_eq(session->chan[0].stalled, 1);
+	read_buffer(&rb, 0, 0);
+	ck_assert_uint_eq(rb.nr, 2 * 334);
+	ck_assert_uint_eq(buf->lost_full, 5);
+	ck_assert_uint_eq(rb.nr + buf->lost_full, n);
+	free(rb.recs);
+	session_stop();
+}
+END_TEST
+
 /* Overwrite: never refuses; the last sub-buffers hold the newest records. */
 START_TEST(test_overwrite)
 {
@@ -674,6 +756,8 @@ static Suite *ringbuf_suite(void)
 	tcase_add_test(core, test_switch_and_readback);
 	tcase_add_test(core, test_discard_accounting);
 	tcase_add_test(core, test_wrap_with_consumer);
+	tcase_add_test(core, test_blocking_waits_for_consumer);
+	tcase_add_test(core, test_blocking_gives_up_on_stuck_consumer);
 	tcase_add_test(core, test_overwrite);
 	tcase_add_test(core, test_too_big);
 	tcase_add_test(core, test_payload_drop);

@@ -1,0 +1,461 @@
+/*
+ * statedump.c - describe the loaded objects in the trace, so that code
+ * addresses (function tracing, call sites) resolve to symbols offline.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-only
+ *
+ * Statedumps are for function tracing: they start when the preload
+ * library (cyg-profile.c) calls ust_statedump_enable() from its
+ * constructor, so that other traces keep exactly the events their
+ * programs emit.  From then on, at each session start (now, and in every
+ * fork child) libust walks
+ * the loaded objects with dl_iterate_phdr() and records, for each one
+ * backed by a file:
+ *
+ *	lttng_ust_statedump:start
+ *	lttng_ust_statedump:bin_info   {baddr, memsz, path, is_pic,
+ *					has_build_id, has_debug_link}
+ *	lttng_ust_statedump:build_id   {baddr, build_id[20]}
+ *	lttng_ust_statedump:debug_link {baddr, crc, filename}
+ *	lttng_ust_statedump:end
+ *
+ * Later loads and unloads are found by ust_statedump_dl_sync(), which the
+ * preload library (cyg-profile.c) calls after every dlopen()/dlclose() it
+ * interposes: it compares the current objects with the ones already
+ * described and records lttng_ust_dl:dlopen / build_id / debug_link /
+ * dlclose.  The names and fields are LTTng-UST's (doc/functions.md says what differs
+ * and why).  None of this is on a hot path: it allocates, takes a mutex
+ * and reads /proc/self/exe.
+ */
+#include <elf.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <link.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <ust/tracepoint.h>
+#include <ust/ust.h>
+
+#include "session.h"
+#include "statedump.h"
+
+#define BUILD_ID_LEN	20	/* GNU ld's default (sha1); others are skipped */
+
+#define U64_HEX "integer { size = 64; align = 8; signed = false; encoding = none; base = 16; }"
+#define U64_DEC "integer { size = 64; align = 8; signed = false; encoding = none; base = 10; }"
+#define U8_DEC  "integer { size = 8; align = 8; signed = false; encoding = none; base = 10; }"
+#define U8_HEX  "integer { size = 8; align = 8; signed = false; encoding = none; base = 16; }"
+#define U32_HEX "integer { size = 32; align = 8; signed = false; encoding = none; base = 16; }"
+#define S32_DEC "integer { size = 32; align = 8; signed = true; encoding = none; base = 10; }"
+
+#define EVENT(var, ev_name, fields, lay)				\
+	static struct ust_event_desc var = {				\
+		.struct_size = sizeof(struct ust_event_desc),		\
+		.name = ev_name, .loglevel = -1,			\
+		.tsdl_fields = fields, .layout = lay,			\
+	}
+
+EVENT(ev_start, "start", "", "");
+EVENT(ev_end, "end", "", "");
+EVENT(ev_bin_info, "bin_info",
+      U64_HEX " _baddr; " U64_DEC " _memsz; string _path; "
+      U8_DEC " _is_pic; " U8_DEC " _has_build_id; " U8_DEC " _has_debug_link;",
+      "F16 S F3");
+EVENT(ev_build_id, "build_id",
+      U64_HEX " _baddr; " U8_HEX " _build_id[20];", "F28");
+EVENT(ev_debug_link, "debug_link",
+      U64_HEX " _baddr; " U32_HEX " _crc; string _filename;", "F12 S");
+EVENT(ev_dlopen, "dlopen",
+      U64_HEX " _baddr; " U64_DEC " _memsz; " S32_DEC " _flags; string _path; "
+      U8_DEC " _has_build_id; " U8_DEC " _has_debug_link;",
+      "F20 S F2");
+EVENT(ev_dl_build_id, "build_id",
+      U64_HEX " _baddr; " U8_HEX " _build_id[20];", "F28");
+EVENT(ev_dl_debug_link, "debug_link",
+      U64_HEX " _baddr; " U32_HEX " _crc; string _filename;", "F12 S");
+EVENT(ev_dlclose, "dlclose", U64_HEX " _baddr;", "F8");
+
+static struct ust_event_desc *const statedump_events[] = {
+	&ev_start, &ev_bin_info, &ev_build_id, &ev_debug_link, &ev_end,
+};
+static struct ust_event_desc *const dl_events[] = {
+	&ev_dlopen, &ev_dl_build_id, &ev_dl_debug_link, &ev_dlclose,
+};
+
+static struct ust_provider statedump_provider = {
+	.struct_size = sizeof(struct ust_provider),
+	.abi_version = UST_ABI_VERSION,
+	.facility = "lttng_ust_statedump",
+	.description = "objects loaded when the session started",
+	.events = statedump_events,
+	.nr_events = sizeof(statedump_events) / sizeof(statedump_events[0]),
+};
+
+static struct ust_provider dl_provider = {
+	.struct_size = sizeof(struct ust_provider),
+	.abi_version = UST_ABI_VERSION,
+	.facility = "lttng_ust_dl",
+	.description = "objects loaded and unloaded by dlopen and dlclose",
+	.events = dl_events,
+	.nr_events = sizeof(dl_events) / sizeof(dl_events[0]),
+};
+
+/* One loaded object, as described in the trace. */
+struct object {
+	uint64_t baddr;		/* lowest PT_LOAD address */
+	uint64_t memsz;		/* up to the end of the highest PT_LOAD */
+	const char *path;	/* dlpi_name, or /proc/self/exe for the program */
+	const uint8_t *build_id;	/* in the mapped note, or NULL */
+	const char *debug_link;	/* .gnu_debuglink file name, or NULL */
+	uint32_t debug_crc;
+	uint8_t is_pic;
+	uint8_t seen;		/* scratch for the diff */
+};
+
+/* The base addresses already described in this process's trace. */
+static pthread_mutex_t known_mutex = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t *known;
+static size_t nr_known, known_cap;
+static unsigned long long known_adds, known_subs;
+
+/* The GNU build-id note of one PT_NOTE segment, or NULL. */
+static const uint8_t *note_build_id(const uint8_t *p, size_t size)
+{
+	while (size >= sizeof(ElfW(Nhdr))) {
+		const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)p;
+		size_t name_sz = (n->n_namesz + 3) & ~3u;
+		size_t desc_sz = (n->n_descsz + 3) & ~3u;
+		size_t total = sizeof(*n) + name_sz + desc_sz;
+
+		if (total > size)
+			return NULL;
+		if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
+		    !memcmp(p + sizeof(*n), "GNU", 4) &&
+		    n->n_descsz == BUILD_ID_LEN)
+			return p + sizeof(*n) + name_sz;
+		p += total;
+		size -= total;
+	}
+	return NULL;
+}
+
+/*
+ * The .gnu_debuglink section of the ELF file at `path` (a file name, NUL,
+ * padding, a CRC-32): it is not in any loaded segment, so it is read from
+ * the file, with pread only.  Returns 0 with `name` (NUL-terminated) and
+ * *crc set, -1 when the file has none or cannot be read.
+ */
+static int read_debug_link(const char *path, char *name, size_t len,
+			   uint32_t *crc)
+{
+	static const char want[] = ".gnu_debuglink";
+	ElfW(Ehdr) eh;
+	ElfW(Shdr) sh, names;
+	char sname[sizeof(want)];
+	int fd, ret = -1;
+	ElfW(Half) i;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (pread(fd, &eh, sizeof(eh), 0) != sizeof(eh) ||
+	    memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+	    eh.e_shentsize != sizeof(sh) || eh.e_shstrndx >= eh.e_shnum ||
+	    pread(fd, &names, sizeof(names),
+		  (off_t)(eh.e_shoff + eh.e_shstrndx * sizeof(sh))) != sizeof(names))
+		goto out;
+	for (i = 0; i < eh.e_shnum; i++) {
+		if (pread(fd, &sh, sizeof(sh), (off_t)(eh.e_shoff + i * sizeof(sh))) !=
+		    sizeof(sh))
+			goto out;
+		if (sh.sh_name >= names.sh_size ||
+		    pread(fd, sname, sizeof(sname),
+			  (off_t)(names.sh_offset + sh.sh_name)) != sizeof(sname) ||
+		    memcmp(sname, want, sizeof(want)))
+			continue;
+		/* name, NUL, padding to 4, then the 4-byte CRC. */
+		if (sh.sh_size < 8 || sh.sh_size > len ||
+		    pread(fd, name, sh.sh_size, (off_t)sh.sh_offset) !=
+		    (ssize_t)sh.sh_size ||
+		    memchr(name, '\0', sh.sh_size - 4) == NULL)
+			goto out;
+		memcpy(crc, name + sh.sh_size - 4, 4);
+		ret = 0;
+		break;
+	}
+out:
+	close(fd);
+	return ret;
+}
+
+/* Fill `o` from one dl_iterate_phdr entry; 0 when it has a file. */
+static int object_from_phdr(const struct dl_phdr_info *info, struct object *o,
+			    char *exe, size_t exe_len, char rel[PATH_MAX])
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+	ElfW(Half) i;
+
+	memset(o, 0, sizeof(*o));
+	for (i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+
+		if (ph->p_type == PT_LOAD) {
+			lo = ph->p_vaddr < lo ? ph->p_vaddr : lo;
+			if (ph->p_vaddr + ph->p_memsz > hi)
+				hi = ph->p_vaddr + ph->p_memsz;
+		} else if (ph->p_type == PT_NOTE && !o->build_id) {
+			o->build_id = note_build_id((const uint8_t *)
+						    (info->dlpi_addr + ph->p_vaddr),
+						    ph->p_memsz);
+		}
+	}
+	if (lo == UINT64_MAX)
+		return -1;
+	o->baddr = info->dlpi_addr + lo;
+	o->memsz = hi - lo;
+	/* The ELF header sits at the start of the first PT_LOAD. */
+	o->is_pic = ((const ElfW(Ehdr) *)(uintptr_t)o->baddr)->e_type == ET_DYN;
+	if (info->dlpi_name && info->dlpi_name[0] == '/') {
+		o->path = info->dlpi_name;
+		return 0;
+	}
+	if (info->dlpi_name && strchr(info->dlpi_name, '/')) {
+		/* dlopen("dir/lib.so"): relative to the current directory. */
+		if (!realpath(info->dlpi_name, rel))
+			return -1;
+		o->path = rel;
+		return 0;
+	}
+	if (info->dlpi_name && info->dlpi_name[0])
+		return -1;	/* the vDSO: no file to read symbols from */
+	/* The program itself has an empty name. */
+	if (!exe[0]) {
+		ssize_t n = readlink("/proc/self/exe", exe, exe_len - 1);
+
+		if (n <= 0)
+			return -1;
+		exe[n] = '\0';
+	}
+	o->path = exe;
+	return 0;
+}
+
+static void write_bin_info(const struct object *o)
+{
+	uint8_t flags[3] = { o->is_pic, o->build_id != NULL, o->debug_link != NULL };
+	struct ust_seg segs[3] = {
+		{ &o->baddr, 16 },	/* baddr, memsz: adjacent in struct object */
+		{ o->path, strlen(o->path) + 1 },
+		{ flags, sizeof(flags) },
+	};
+
+	ust_event_write(&ev_bin_info, segs, 3,
+			segs[0].len + segs[1].len + segs[2].len);
+}
+
+static void write_dlopen(const struct object *o, int32_t dl_flags)
+{
+	uint8_t flags[2] = { o->build_id != NULL, o->debug_link != NULL };
+	struct ust_seg segs[4] = {
+		{ &o->baddr, 16 },
+		{ &dl_flags, 4 },
+		{ o->path, strlen(o->path) + 1 },
+		{ flags, sizeof(flags) },
+	};
+
+	ust_event_write(&ev_dlopen, segs, 4,
+			segs[0].len + segs[1].len + segs[2].len + segs[3].len);
+}
+
+static void write_build_id(struct ust_event_desc *ev, const struct object *o)
+{
+	struct ust_seg segs[2] = {
+		{ &o->baddr, 8 },
+		{ o->build_id, BUILD_ID_LEN },
+	};
+
+	ust_event_write(ev, segs, 2, 8 + BUILD_ID_LEN);
+}
+
+static void write_debug_link(struct ust_event_desc *ev, const struct object *o)
+{
+	struct ust_seg segs[3] = {
+		{ &o->baddr, 8 },
+		{ &o->debug_crc, 4 },
+		{ o->debug_link, strlen(o->debug_link) + 1 },
+	};
+
+	ust_event_write(ev, segs, 3, 12 + segs[2].len);
+}
+
+static void write_empty(struct ust_event_desc *ev)
+{
+	ust_event_write(ev, NULL, 0, 0);
+}
+
+static int known_add(uint64_t baddr)
+{
+	if (nr_known == known_cap) {
+		size_t cap = known_cap ? known_cap * 2 : 64;
+		uint64_t *v = realloc(known, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		known = v;
+		known_cap = cap;
+	}
+	known[nr_known++] = baddr;
+	return 0;
+}
+
+static ssize_t known_find(uint64_t baddr)
+{
+	size_t i;
+
+	for (i = 0; i < nr_known; i++) {
+		if (known[i] == baddr)
+			return (ssize_t)i;
+	}
+	return -1;
+}
+
+struct walk {
+	int dl;			/* 0: session start; 1: after dlopen/dlclose */
+	int32_t dl_flags;
+	uint8_t *seen;		/* [nr_known] on a dl walk */
+	char exe[PATH_MAX];
+	char rel[PATH_MAX];	/* an object loaded by a relative path */
+	char link[PATH_MAX];	/* its .gnu_debuglink */
+};
+
+/* dl_iterate_phdr callback: describe the objects not described yet. */
+static int visit(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	struct walk *w = arg;
+	struct object o;
+	ssize_t k;
+
+	known_adds = info->dlpi_adds;
+	known_subs = info->dlpi_subs;
+	if (object_from_phdr(info, &o, w->exe, sizeof(w->exe), w->rel))
+		return 0;
+	k = known_find(o.baddr);
+	if (k >= 0) {
+		if (w->seen)
+			w->seen[k] = 1;
+		return 0;
+	}
+	if (known_add(o.baddr))
+		return 0;
+	if (!read_debug_link(o.path, w->link, sizeof(w->link), &o.debug_crc))
+		o.debug_link = w->link;
+	if (!w->dl) {
+		if (UST_EVENT_ENABLED(&ev_bin_info))
+			write_bin_info(&o);
+		if (o.build_id && UST_EVENT_ENABLED(&ev_build_id))
+			write_build_id(&ev_build_id, &o);
+		if (o.debug_link && UST_EVENT_ENABLED(&ev_debug_link))
+			write_debug_link(&ev_debug_link, &o);
+		return 0;
+	}
+	if (UST_EVENT_ENABLED(&ev_dlopen))
+		write_dlopen(&o, w->dl_flags);
+	if (o.build_id && UST_EVENT_ENABLED(&ev_dl_build_id))
+		write_build_id(&ev_dl_build_id, &o);
+	if (o.debug_link && UST_EVENT_ENABLED(&ev_dl_debug_link))
+		write_debug_link(&ev_dl_debug_link, &o);
+	return 0;
+}
+
+/* After a dl walk: the known objects not seen any more were unloaded. */
+static void forget_unseen(const uint8_t *seen, size_t n)
+{
+	size_t i, kept = 0;
+
+	for (i = 0; i < nr_known; i++) {
+		if (i < n && !seen[i]) {
+			if (UST_EVENT_ENABLED(&ev_dlclose))
+				ust_event_write(&ev_dlclose, &(struct ust_seg){
+							&known[i], 8 }, 1, 8);
+			continue;
+		}
+		known[kept++] = known[i];
+	}
+	nr_known = kept;
+}
+
+/* A fork child: the parent's lock state is meaningless here. */
+void ust_statedump_atfork_child(void)
+{
+	pthread_mutex_init(&known_mutex, NULL);
+}
+
+/* Set once the preload library asked for statedumps. */
+static int statedump_wanted;
+
+UST_EXPORT void ust_statedump_enable(void)
+{
+	if (__atomic_exchange_n(&statedump_wanted, 1, __ATOMIC_ACQ_REL))
+		return;
+	ust_provider_register(&statedump_provider);
+	ust_provider_register(&dl_provider);
+	ust_statedump_run();
+}
+
+/* A new session: describe every loaded object from scratch. */
+void ust_statedump_run(void)
+{
+	struct walk *w;
+
+	if (!__atomic_load_n(&statedump_wanted, __ATOMIC_ACQUIRE) ||
+	    !ust_tracing_active())
+		return;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return;
+	pthread_mutex_lock(&known_mutex);
+	nr_known = 0;
+	if (UST_EVENT_ENABLED(&ev_start))
+		write_empty(&ev_start);
+	dl_iterate_phdr(visit, w);
+	if (UST_EVENT_ENABLED(&ev_end))
+		write_empty(&ev_end);
+	pthread_mutex_unlock(&known_mutex);
+	free(w);
+}
+
+/* The process's objects changed unless both counters are unchanged. */
+static int objects_changed(struct dl_phdr_info *info, size_t size, void *arg)
+{
+	*(int *)arg = info->dlpi_adds != known_adds ||
+		      info->dlpi_subs != known_subs;
+	return 1;	/* the first entry is enough */
+}
+
+UST_EXPORT void ust_statedump_dl_sync(int dl_flags)
+{
+	struct walk *w;
+	size_t n;
+	int changed = 0;
+
+	if (!ust_tracing_active())
+		return;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return;
+	pthread_mutex_lock(&known_mutex);
+	dl_iterate_phdr(objects_changed, &changed);
+	n = nr_known;
+	if (changed && (w->seen = calloc(n ? n : 1, 1))) {
+		w->dl = 1;
+		w->dl_flags = dl_flags;
+		dl_iterate_phdr(visit, w);
+		forget_unseen(w->seen, n);
+		free(w->seen);
+	}
+	pthread_mutex_unlock(&known_mutex);
+	free(w);
+}
