@@ -31,8 +31,8 @@ enum view_opt {
 
 static const struct poptOption view_options[] = {
 	{ "begin", '\0', POPT_ARG_STRING, NULL, OPT_BEGIN,
-	  "start at TIME: [YYYY-MM-DD ]HH:MM:SS[.NNNNNNNNN], SEC.NNNNNNNNN, "
-	  "or ns from origin", "TIME" },
+	  "start at TIME: [YYYY-MM-DD ]HH:MM:SS[.NNNNNNNNN] or "
+	  "SEC[.NNNNNNNNN] (from the Unix epoch)", "TIME" },
 	{ "end", '\0', POPT_ARG_STRING, NULL, OPT_END,
 	  "stop after TIME (same formats)", "TIME" },
 	{ "event", 'e', POPT_ARG_STRING, NULL, OPT_EVENT,
@@ -109,7 +109,11 @@ static int parse_clock_time(const char *s, int64_t first_ns, bool gmt, int64_t *
 	return 0;
 }
 
-/* A time option: clock time, "SEC.NNNNNNNNN", or ns from origin. */
+/*
+ * A time option: clock time, or "SEC[.NNNNNNNNN]" seconds from the
+ * clock's origin (the Unix epoch for our absolute clocks), as
+ * babeltrace2's --begin/--end read them.
+ */
 static int parse_time(const char *s, int64_t first_ns, bool gmt, int64_t *ns)
 {
 	char *end;
@@ -121,7 +125,7 @@ static int parse_time(const char *s, int64_t first_ns, bool gmt, int64_t *ns)
 	if (end == s)
 		return -1;
 	if (!*end) {
-		*ns = sec;
+		*ns = sec * 1000000000LL;
 		return 0;
 	}
 	if (*end == '.' && strlen(end + 1) <= 9) {
@@ -237,10 +241,15 @@ static int view_loop(struct rd_reader *r, struct view_opts *o)
 	rd_out_init(&err, stderr);
 	while ((ret = rd_reader_next(r, &m)) > 0) {
 		if (!times_set) {
-			if ((o->begin_s && parse_time(o->begin_s, m.ns, o->gmt, &o->begin)) ||
-			    (o->end_s && parse_time(o->end_s, m.ns, o->gmt, &o->end))) {
-				ust_error("bad time '%s'", o->begin_s ? o->begin_s : o->end_s);
-				ret = -2;
+			const char *bad = NULL;
+
+			if (o->begin_s && parse_time(o->begin_s, m.ns, o->gmt, &o->begin))
+				bad = o->begin_s;
+			else if (o->end_s && parse_time(o->end_s, m.ns, o->gmt, &o->end))
+				bad = o->end_s;
+			if (bad) {
+				ust_error("bad time '%s' (see 'ust view --help')", bad);
+				ret = -3;
 				break;
 			}
 			times_set = true;
@@ -269,6 +278,8 @@ static int view_loop(struct rd_reader *r, struct view_opts *o)
 	rd_out_release(&err);
 	if (ret == -1)
 		ust_error("%s", rd_reader_error(r));
+	if (ret == -3)
+		return UST_EXIT_USAGE;
 	return ret < 0 ? UST_EXIT_FAILURE : 0;
 }
 
