@@ -30,6 +30,7 @@ struct ust_command {
 
 extern const struct ust_command ust_record_command;
 extern const struct ust_command ust_view_command;
+extern const struct ust_command ust_report_command;
 
 /* Prefix of every message: "ust", then "ust record" once dispatched. */
 extern const char *ust_prog;

@@ -13,6 +13,7 @@
 static const struct ust_command *const commands[] = {
 	&ust_record_command,
 	&ust_view_command,
+	&ust_report_command,
 };
 
 #define NR_COMMANDS	(sizeof(commands) / sizeof(commands[0]))

@@ -238,6 +238,7 @@ static int packet_read(struct rd_stream *st, size_t off, char *err, size_t errle
 	st->pkt_off = off;
 	st->has_ts_begin = st->has_ts_end = st->has_seq = st->has_discarded = false;
 	st->pkt_bits = st->content_bits = UINT64_MAX;
+	st->cpu = -1;
 	w = walk_init(st, SCOPE_PACKET_HEADER, 0, avail);
 	if (md->packet_header && rd_walk_struct(&w, md->packet_header, true))
 		goto bad;
@@ -255,6 +256,7 @@ static int packet_read(struct rd_stream *st, size_t off, char *err, size_t errle
 	st->stream_id = sc->id;
 	if (w.has_instance_id)
 		st->instance_id = w.instance_id;
+	st->has_instance_id = w.has_instance_id;
 	w.scope = SCOPE_PACKET_CONTEXT;
 	st->pctx.len = 0;
 	w.o = &st->pctx;
@@ -309,6 +311,25 @@ static void stream_free(struct rd_stream *st)
 	free(st);
 }
 
+/*
+ * A stream without stream_instance_id gets babeltrace2's automatic id:
+ * how many such streams of its trace and stream class came before it
+ * (files in name order).
+ */
+static uint64_t auto_stream_id(const struct rd_reader *r, const struct rd_stream *st)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < r->nr_streams; i++) {
+		const struct rd_stream *o = r->streams[i];
+
+		n += o->trace == st->trace && o->stream_id == st->stream_id &&
+		     !o->has_instance_id;
+	}
+	return n;
+}
+
 static int stream_open(struct rd_reader *r, struct rd_trace *t, const char *name,
 		       char *err, size_t errlen)
 {
@@ -343,6 +364,8 @@ static int stream_open(struct rd_reader *r, struct rd_trace *t, const char *name
 	}
 	if (stream_index(st, err, errlen))
 		goto fail;
+	if (!st->has_instance_id)
+		st->instance_id = auto_stream_id(r, st);
 	r->streams[r->nr_streams++] = st;
 	return 0;
 fail:
@@ -466,6 +489,7 @@ static void queue_msg(struct rd_stream *st, enum rd_msg_kind kind, uint64_t coun
 	m->end_ns = rd_clock_ns(c, end);
 	m->ns = m->begin_ns;
 	m->vtid = -1;
+	m->cpu = st->cpu;
 }
 
 /* babeltrace2's discarded-events and discarded-packets reports. */
@@ -531,6 +555,7 @@ static int event_read(struct rd_stream *st, char *err, size_t errlen)
 	m->stream = st;
 	m->ec = ec;
 	m->vtid = w.vtid;
+	m->cpu = st->cpu;
 	m->ns = rd_clock_ns(&st->trace->md.clock, m->cycles);
 	st->nr_pending++;
 	return 0;
@@ -688,6 +713,68 @@ int rd_reader_print_event(struct rd_reader *r, const struct rd_msg *m,
 	return 0;
 }
 
+/* A walker at the payload of event `m`: its contexts skipped. */
+static int walk_to_payload(const struct rd_msg *m, struct rd_walk *w)
+{
+	struct rd_stream *st = (struct rd_stream *)m->stream;
+	const struct rd_stream_class *sc = st->sc;
+
+	*w = walk_init(st, SCOPE_OTHER, st->ev_ctx_pos, st->content_bits);
+	w->roles = false;
+	if ((sc->event_context && rd_walk_struct(w, sc->event_context, true)) ||
+	    (m->ec->context && rd_walk_struct(w, m->ec->context, true)))
+		return -1;
+	return 0;
+}
+
+static int payload_error(struct rd_reader *r, const struct rd_walk *w)
+{
+	return set_err(r->err, sizeof(r->err), "%s: offset %zu: event: %s",
+		       w->st->path, w->st->pkt_off + (size_t)(w->pos / 8), w->err);
+}
+
+int rd_reader_print_payload(struct rd_reader *r, const struct rd_msg *m,
+			    struct rd_out *o)
+{
+	struct rd_walk w;
+
+	if (walk_to_payload(m, &w))
+		return payload_error(r, &w);
+	w.o = o;
+	if (m->ec->fields && rd_walk_struct(&w, m->ec->fields, true))
+		return payload_error(r, &w);
+	return 0;
+}
+
+int rd_reader_event_fields(struct rd_reader *r, const struct rd_msg *m,
+			   struct rd_value *v, size_t n)
+{
+	struct rd_walk w;
+
+	if (!m->ec->fields)
+		return 0;
+	if (walk_to_payload(m, &w))
+		return payload_error(r, &w);
+	w.capture = v;
+	w.nr_capture = n;
+	if (rd_walk_struct(&w, m->ec->fields, true))
+		return payload_error(r, &w);
+	return (int)m->ec->fields->u.s.nr;
+}
+
+int rd_event_field_index(const struct rd_event_class *ec, const char *name)
+{
+	size_t i;
+
+	if (!ec->fields)
+		return -1;
+	for (i = 0; i < ec->fields->u.s.nr; i++) {
+		if (!strcmp(ec->fields->u.s.members[i].name, name))
+			return (int)i;
+	}
+	return -1;
+}
+
 /* ---- open / close ---- */
 
 int rd_reader_open(struct rd_reader **rp, const char *const *paths, size_t n,
@@ -760,3 +847,7 @@ uint64_t rd_stream_class_id(const struct rd_stream *s) { return s->stream_id; }
 uint64_t rd_stream_id(const struct rd_stream *s) { return s->instance_id; }
 const struct rd_metadata *rd_trace_metadata(const struct rd_trace *t) { return &t->md; }
 const char *rd_trace_name(const struct rd_trace *t) { return t->name; }
+size_t rd_reader_nr_streams(const struct rd_reader *r) { return r->nr_streams; }
+const struct rd_stream *rd_reader_stream(const struct rd_reader *r, size_t i) { return r->streams[i]; }
+size_t rd_reader_nr_traces(const struct rd_reader *r) { return r->nr_traces; }
+const struct rd_trace *rd_reader_trace(const struct rd_reader *r, size_t i) { return r->traces[i]; }
