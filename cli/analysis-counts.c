@@ -129,16 +129,6 @@ static void *losses_create(struct report_ctx *c)
 	return l;
 }
 
-static int every_class(void *a, const struct rd_trace *t,
-		       const struct rd_event_class *ec, bool *fields)
-{
-	(void)a;
-	(void)t;
-	(void)ec;
-	(void)fields;
-	return 1;
-}
-
 static struct stream_loss *loss_of(struct losses *l, const struct rd_stream *s)
 {
 	if (!l->last || l->last->s != s)
@@ -206,7 +196,7 @@ const struct analysis analysis_losses = {
 	.help = "events discarded and packets lost per stream",
 	.by_default = true,
 	.create = losses_create,
-	.classify = every_class,
+	.classify = report_every_class,
 	.event = losses_event,
 	.discarded = losses_discarded,
 	.print = losses_print,
@@ -316,7 +306,7 @@ const struct analysis analysis_threads = {
 	.help = "events per thread",
 	.by_default = true,
 	.create = threads_create,
-	.classify = every_class,
+	.classify = report_every_class,
 	.event = threads_event,
 	.print = threads_print,
 	.destroy = threads_destroy,

@@ -76,12 +76,15 @@ const char *report_str(const struct rd_value *v, int idx, char *buf, size_t size
 /*
  * The process of thread `tid` of trace `t`: the trace's vpid and
  * procname for a user trace; the tasks table's for the kernel trace
- * (pid -1 and "" when unknown).
+ * (pid = tid and "" when unknown).
  */
 int64_t report_pid(const struct report_ctx *c, const struct rd_trace *t, int64_t tid);
 const char *report_comm(const struct report_ctx *c, const struct rd_trace *t,
 			int64_t tid);
 bool report_is_kernel(const struct rd_trace *t);
+/* A classify() that takes every event, without its fields. */
+int report_every_class(void *a, const struct rd_trace *t,
+		       const struct rd_event_class *ec, bool *fields);
 /* malloc() that aborts on memory exhaustion, zeroed. */
 void *report_zalloc(size_t size);
 

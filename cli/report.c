@@ -58,16 +58,9 @@ static void build_options(void)
 
 static void report_help(FILE *out)
 {
-	static const char *argv[] = { "ust report", NULL };
-	poptContext ctx;
-
 	build_options();
-	ctx = poptGetContext("ust report", 1, argv, report_options, 0);
-	poptSetOtherOptionHelp(ctx, "[OPTION...] DIR...");
-	poptPrintHelp(ctx, out, 0);
-	poptFreeContext(ctx);
-	fputs("\nDIR is a trace directory or a session directory holding traces.\n"
-	      "Without a section option, every section is printed.\n", out);
+	ust_trace_help(out, "ust report", report_options, "[OPTION...] DIR...",
+		       "Without a section option, every section is printed.\n");
 }
 
 static void print_summary(const struct report_ctx *c, FILE *out)

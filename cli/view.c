@@ -58,13 +58,7 @@ struct view_opts {
 
 static void view_help(FILE *out)
 {
-	static const char *argv[] = { "ust view", NULL };
-	poptContext ctx = poptGetContext("ust view", 1, argv, view_options, 0);
-
-	poptSetOtherOptionHelp(ctx, "[OPTION...] DIR...");
-	poptPrintHelp(ctx, out, 0);
-	poptFreeContext(ctx);
-	fputs("\nDIR is a trace directory or a session directory holding traces.\n", out);
+	ust_trace_help(out, "ust view", view_options, "[OPTION...] DIR...", NULL);
 }
 
 static int parse_id(const char *s, int64_t *v)
