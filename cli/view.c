@@ -16,8 +16,8 @@
 
 #include "cli.h"
 #include "reader.h"
+#include "view.h"
 
-#define VIEW_MAX_GLOBS	64
 
 enum view_opt {
 	OPT_BEGIN = 1,
@@ -26,6 +26,7 @@ enum view_opt {
 	OPT_TID,
 	OPT_PID,
 	OPT_GMT,
+	OPT_LIVE,
 	OPT_HELP,
 };
 
@@ -43,18 +44,12 @@ static const struct poptOption view_options[] = {
 	  "only events of process N (the trace's vpid)", "N" },
 	{ "clock-gmt", '\0', POPT_ARG_NONE, NULL, OPT_GMT,
 	  "print times in UTC instead of local time", NULL },
+	{ "live", '\0', POPT_ARG_NONE, NULL, OPT_LIVE,
+	  "follow the traces while `ust record` writes them, until it ends", NULL },
 	{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, "show this help", NULL },
 	POPT_TABLEEND
 };
 
-struct view_opts {
-	const char *begin_s, *end_s;
-	int64_t begin, end;
-	const char *globs[VIEW_MAX_GLOBS];
-	unsigned int nr_globs;
-	int64_t tid, pid;
-	bool gmt;
-};
 
 static void view_help(FILE *out)
 {
@@ -223,18 +218,16 @@ static void print_stamp(struct rd_out *out, int64_t ns, int64_t *last, bool gmt)
 	*last = ns;
 }
 
-static int view_loop(struct rd_reader *r, struct view_opts *o)
+int view_batch(struct rd_reader *r, struct view_opts *o)
 {
 	struct rd_out out, err;
-	int64_t last = INT64_MIN;
-	bool times_set = false;
 	struct rd_msg m;
 	int ret;
 
 	rd_out_init(&out, stdout);
 	rd_out_init(&err, stderr);
 	while ((ret = rd_reader_next(r, &m)) > 0) {
-		if (!times_set) {
+		if (!o->times_set) {
 			const char *bad = NULL;
 
 			if (o->begin_s && parse_time(o->begin_s, m.ns, o->gmt, &o->begin))
@@ -246,7 +239,7 @@ static int view_loop(struct rd_reader *r, struct view_opts *o)
 				ret = -3;
 				break;
 			}
-			times_set = true;
+			o->times_set = true;
 		}
 		if (m.ns > o->end)
 			break;
@@ -258,7 +251,7 @@ static int view_loop(struct rd_reader *r, struct view_opts *o)
 			rd_out_flush(&err);
 			continue;
 		}
-		print_stamp(&out, m.ns, &last, o->gmt);
+		print_stamp(&out, m.ns, &o->last, o->gmt);
 		if (rd_reader_print_event(r, &m, &out)) {
 			ret = -1;
 			break;
@@ -310,6 +303,7 @@ static int view_parse(int argc, const char **argv, struct view_opts *o,
 			free((void *)arg);
 			break;
 		case OPT_GMT: o->gmt = true; break;
+		case OPT_LIVE: o->live = true; break;
 		}
 	}
 	if (rc < -1) {
@@ -326,7 +320,8 @@ static int view_parse(int argc, const char **argv, struct view_opts *o,
 
 static int view_run(int argc, const char **argv)
 {
-	struct view_opts o = { .end = INT64_MAX, .begin = INT64_MIN, .tid = -1, .pid = -1 };
+	struct view_opts o = { .end = INT64_MAX, .begin = INT64_MIN, .tid = -1, .pid = -1,
+			       .last = INT64_MIN };
 	struct rd_reader *r;
 	const char **dirs;
 	poptContext ctx;
@@ -341,12 +336,16 @@ static int view_run(int argc, const char **argv)
 	}
 	while (dirs[n])
 		n++;
+	if (o.live) {
+		ret = view_live(dirs, n, &o);
+		goto out;
+	}
 	if (rd_reader_open(&r, dirs, n, err, sizeof(err))) {
 		ust_error("%s", err);
 		ret = UST_EXIT_FAILURE;
 		goto out;
 	}
-	ret = view_loop(r, &o);
+	ret = view_batch(r, &o);
 	rd_reader_close(r);
 out:
 	free((void *)o.begin_s);

@@ -34,6 +34,7 @@ struct rd_stream {
 	int64_t cpu;			/* cpu_id, -1 when none */
 	bool has_ts_begin, has_ts_end, has_seq, has_discarded;
 	bool in_packet, first_packet;
+	size_t start;			/* offset of the first packet to read */
 	struct rd_out pctx;		/* rendered packet context */
 
 	/* previous packet, for the discarded reports */

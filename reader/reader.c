@@ -32,6 +32,7 @@ struct rd_reader {
 	struct rd_stream **heap;
 	size_t heap_len;
 	struct rd_stream *cur;		/* stream of the last message */
+	const struct rd_live *live;	/* following traces being written */
 	char err[512];
 };
 
@@ -286,14 +287,22 @@ bad:
 		       st->path, off + (size_t)(w.pos / 8), w.err);
 }
 
-/* Check every packet of the file once, before any event is read. */
-static int stream_index(struct rd_stream *st, char *err, size_t errlen)
+/*
+ * Check every packet of the file once, before any event is read.  When
+ * `live`, a bad packet is the end of what is written so far: the file
+ * ends there for now.
+ */
+static int stream_index(struct rd_stream *st, bool live, char *err, size_t errlen)
 {
-	size_t off = 0;
+	size_t off = st->start;
 
 	while (off < st->size) {
-		if (packet_read(st, off, err, errlen))
-			return -1;
+		if (packet_read(st, off, err, errlen)) {
+			if (!live)
+				return -1;
+			st->size = off;
+			break;
+		}
 		off += st->pkt_bits / 8;
 	}
 	st->sc = NULL;
@@ -309,6 +318,35 @@ static void stream_free(struct rd_stream *st)
 	rd_out_release(&st->pctx);
 	free(st->path);
 	free(st);
+}
+
+/* A live stream starts after what an earlier pass read (0: failure). */
+static int stream_resume(const struct rd_reader *r, struct rd_stream *st)
+{
+	const struct rd_stream_pos *pos = r->live->find(r->live->arg, st->path);
+
+	if (!pos)
+		return 0;
+	if (pos->offset > st->size)
+		return -1;	/* the file shrank: not ours to follow */
+	st->start = pos->offset;
+	st->prev_valid = pos->prev_valid;
+	st->prev_end = pos->prev_end;
+	st->prev_seq = pos->prev_seq;
+	st->prev_discarded = pos->prev_discarded;
+	return 0;
+}
+
+void rd_reader_stream_pos(const struct rd_reader *r, size_t i,
+			  struct rd_stream_pos *pos)
+{
+	const struct rd_stream *st = r->streams[i];
+
+	pos->offset = st->size;
+	pos->prev_valid = st->prev_valid;
+	pos->prev_end = st->prev_end;
+	pos->prev_seq = st->prev_seq;
+	pos->prev_discarded = st->prev_discarded;
 }
 
 /*
@@ -362,7 +400,11 @@ static int stream_open(struct rd_reader *r, struct rd_trace *t, const char *name
 		set_err(err, errlen, "%s: %s", st->path, strerror(errno));
 		goto fail;
 	}
-	if (stream_index(st, err, errlen))
+	if (r->live && stream_resume(r, st)) {
+		set_err(err, errlen, "%s: shorter than when last read", st->path);
+		goto fail;
+	}
+	if (stream_index(st, r->live != NULL, err, errlen))
 		goto fail;
 	if (!st->has_instance_id)
 		st->instance_id = auto_stream_id(r, st);
@@ -436,8 +478,9 @@ static int open_trace_dir(struct rd_reader *r, const char *root, const char *dir
 	size_t n, i;
 	int ret = 0;
 
-	if (trace_load(r, root, dir, err, errlen) ||
-	    list_dir(dir, false, &names, &n, err, errlen))
+	if (trace_load(r, root, dir, err, errlen))
+		return r->live ? 0 : -1;	/* live: its metadata is not written yet */
+	if (list_dir(dir, false, &names, &n, err, errlen))
 		return -1;
 	for (i = 0; i < n && !ret; i++)
 		ret = stream_open(r, r->traces[r->nr_traces - 1], names[i], err, errlen);
@@ -570,7 +613,7 @@ static int stream_advance(struct rd_stream *st, char *err, size_t errlen)
 	st->nr_pending = st->next_pending = 0;
 	for (;;) {
 		if (!st->in_packet) {
-			size_t off = st->first_packet ? 0 : st->pkt_off + st->pkt_bits / 8;
+			size_t off = st->first_packet ? st->start : st->pkt_off + st->pkt_bits / 8;
 
 			if (off >= st->size)
 				return 1;
@@ -780,6 +823,12 @@ int rd_event_field_index(const struct rd_event_class *ec, const char *name)
 int rd_reader_open(struct rd_reader **rp, const char *const *paths, size_t n,
 		   char *err, size_t errlen)
 {
+	return rd_reader_open_live(rp, paths, n, NULL, err, errlen);
+}
+
+int rd_reader_open_live(struct rd_reader **rp, const char *const *paths, size_t n,
+			const struct rd_live *live, char *err, size_t errlen)
+{
 	struct rd_reader *r = calloc(1, sizeof(*r));
 	size_t i, before;
 	struct stat sb;
@@ -788,6 +837,7 @@ int rd_reader_open(struct rd_reader **rp, const char *const *paths, size_t n,
 	*rp = NULL;
 	if (!r)
 		return set_err(err, errlen, "out of memory");
+	r->live = live;
 	for (i = 0; i < n; i++) {
 		root = normalize_path(paths[i]);
 		if (!root) {
@@ -806,7 +856,7 @@ int rd_reader_open(struct rd_reader **rp, const char *const *paths, size_t n,
 			goto fail;
 		}
 		free(root);
-		if (r->nr_traces == before) {
+		if (r->nr_traces == before && !live) {
 			set_err(err, errlen, "%s: no trace found (no 'metadata' file)", paths[i]);
 			goto fail;
 		}

@@ -45,8 +45,37 @@ struct rd_msg {
 
 struct rd_out;
 
+/*
+ * Following traces that are still being written (ust view --live):
+ * where a stream file was read up to, and the state of its last packet
+ * (for the discarded-events reports of the next one).
+ */
+struct rd_stream_pos {
+	size_t offset;		/* bytes: the whole packets read */
+	bool prev_valid;
+	uint64_t prev_end, prev_seq, prev_discarded;
+};
+
+struct rd_live {
+	/* Where to start stream `path`: NULL for its beginning. */
+	const struct rd_stream_pos *(*find)(void *arg, const char *path);
+	void *arg;
+};
+
 int rd_reader_open(struct rd_reader **r, const char *const *paths, size_t n,
 		   char *err, size_t errlen);
+/*
+ * The same, for traces being written: each stream starts where `live`
+ * says; a trace whose metadata does not parse yet, a directory without
+ * traces yet and a stream's incomplete last packet are left for a later
+ * call instead of being errors.
+ */
+int rd_reader_open_live(struct rd_reader **r, const char *const *paths, size_t n,
+			const struct rd_live *live, char *err, size_t errlen);
+/* Where stream `i` ends: what the next rd_reader_open_live() continues. */
+void rd_reader_stream_pos(const struct rd_reader *r, size_t i,
+			  struct rd_stream_pos *pos);
+
 /* 1: *m filled; 0: the end; -1: error (rd_reader_error()). */
 int rd_reader_next(struct rd_reader *r, struct rd_msg *m);
 const char *rd_reader_error(const struct rd_reader *r);
