@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "decode.h"
+#include "plan.h"
 
 #define CTF_MAGIC	0xC1FC1FC1u
 
@@ -169,6 +170,33 @@ static void trace_free(struct rd_trace *t)
 	free(t);
 }
 
+/* `*plan` for struct `t`: true when the fast path covers it. */
+static bool plan_scope(const struct rd_type *t, bool tid_role, struct rd_plan **plan)
+{
+	*plan = t ? rd_plan_build(t, tid_role) : NULL;
+	return !t || *plan;
+}
+
+/* The fast paths of every event (plan.h), where they apply. */
+static void plan_metadata(struct rd_metadata *md)
+{
+	size_t i, j;
+
+	for (i = 0; i < md->nr_streams; i++) {
+		struct rd_stream_class *sc = &md->streams[i];
+
+		sc->fast = plan_scope(sc->event_context, true, &sc->plan_context);
+		for (j = 0; j < sc->nr_events; j++) {
+			struct rd_event_class *ec = sc->events[j];
+
+			if (!ec)
+				continue;
+			ec->fast = plan_scope(ec->context, false, &ec->plan_context);
+			ec->fast &= plan_scope(ec->fields, false, &ec->plan_fields);
+		}
+	}
+}
+
 static int trace_load(struct rd_reader *r, const char *root, const char *dir,
 		      char *err, size_t errlen)
 {
@@ -203,6 +231,7 @@ static int trace_load(struct rd_reader *r, const char *root, const char *dir,
 		return -1;
 	}
 	free(path);
+	plan_metadata(&t->md);
 	t->path = strdup(dir);
 	t->name = trace_name(&t->md, root, dir);
 	t->prefix = trace_prefix(&t->md);
@@ -557,6 +586,36 @@ static void packet_reports(struct rd_stream *st)
 	st->prev_discarded = st->discarded;
 }
 
+/*
+ * The contexts and payload of an event by their plans, from
+ * st->ev_ctx_pos; printed as rd_reader_print_event() does when `o`.
+ * On success w->pos and w->vtid are set; -1 leaves them (and `o`) for
+ * the generic walker, which then says what is wrong.
+ */
+static int event_plan_walk(struct rd_stream *st, const struct rd_stream_class *sc,
+			   const struct rd_event_class *ec, struct rd_walk *w,
+			   struct rd_out *o)
+{
+	const uint8_t *base = st->map + st->pkt_off;
+	uint64_t pos = st->ev_ctx_pos, end = st->content_bits;
+	size_t len = o ? o->len : 0;
+	int64_t tid = -1;
+
+	if ((sc->plan_context && (rd_plan_walk(sc->plan_context, base, &pos, end, &tid, o) ||
+				  (o && (rd_out_mem(o, ", ", 2), 0)))) ||
+	    (ec->plan_context && (rd_plan_walk(ec->plan_context, base, &pos, end, &tid, o) ||
+				  (o && (rd_out_mem(o, ", ", 2), 0)))) ||
+	    (ec->plan_fields && rd_plan_walk(ec->plan_fields, base, &pos, end, &tid, o))) {
+		if (o)
+			o->len = len;
+		return -1;
+	}
+	w->pos = pos;
+	if (sc->plan_context)
+		w->vtid = tid;
+	return 0;
+}
+
 /* Decode the next event of the current packet into st->pending. */
 static int event_read(struct rd_stream *st, char *err, size_t errlen)
 {
@@ -581,14 +640,16 @@ static int event_read(struct rd_stream *st, char *err, size_t errlen)
 	memset(m, 0, sizeof(*m));
 	m->cycles = st->clock;
 	st->ev_ctx_pos = w.pos;
-	w.scope = SCOPE_STREAM_EVENT_CONTEXT;
-	w.depth = 0;
-	if (sc->event_context && rd_walk_struct(&w, sc->event_context, true))
-		goto bad;
-	w.scope = SCOPE_OTHER;
-	if ((ec->context && rd_walk_struct(&w, ec->context, true)) ||
-	    (ec->fields && rd_walk_struct(&w, ec->fields, true)))
-		goto bad;
+	if (!(sc->fast && ec->fast && !event_plan_walk(st, sc, ec, &w, NULL))) {
+		w.scope = SCOPE_STREAM_EVENT_CONTEXT;
+		w.depth = 0;
+		if (sc->event_context && rd_walk_struct(&w, sc->event_context, true))
+			goto bad;
+		w.scope = SCOPE_OTHER;
+		if ((ec->context && rd_walk_struct(&w, ec->context, true)) ||
+		    (ec->fields && rd_walk_struct(&w, ec->fields, true)))
+			goto bad;
+	}
 	if (w.pos == start) {
 		snprintf(w.err, sizeof(w.err), "empty event record");
 		goto bad;
@@ -743,6 +804,8 @@ int rd_reader_print_event(struct rd_reader *r, const struct rd_msg *m,
 		rd_out_mem(o, st->pctx.buf, st->pctx.len);
 		rd_out_str(o, ", ");
 	}
+	if (sc->fast && m->ec->fast && !event_plan_walk(st, sc, m->ec, &w, o))
+		goto done;
 	if ((sc->event_context && (rd_walk_struct(&w, sc->event_context, true) ||
 				   (rd_out_str(o, ", "), 0))) ||
 	    (m->ec->context && (rd_walk_struct(&w, m->ec->context, true) ||
@@ -750,6 +813,7 @@ int rd_reader_print_event(struct rd_reader *r, const struct rd_msg *m,
 	    (m->ec->fields && rd_walk_struct(&w, m->ec->fields, true)))
 		return set_err(r->err, sizeof(r->err), "%s: offset %zu: event: %s",
 			       st->path, st->pkt_off + (size_t)(w.pos / 8), w.err);
+done:
 	if (!m->ec->fields && o->len >= 2)
 		o->len -= 2;	/* no payload: drop the last ", " */
 	rd_out_char(o, '\n');

@@ -1342,6 +1342,19 @@ int rd_metadata_parse(struct rd_metadata *md, const char *text, size_t len,
 
 void rd_metadata_release(struct rd_metadata *md)
 {
+	size_t i, j;
+
+	for (i = 0; i < md->nr_streams; i++) {
+		struct rd_stream_class *sc = &md->streams[i];
+
+		free(sc->plan_context);
+		for (j = 0; j < sc->nr_events; j++) {
+			if (sc->events[j]) {
+				free(sc->events[j]->plan_context);
+				free(sc->events[j]->plan_fields);
+			}
+		}
+	}
 	arena_free(md->arena);
 	memset(md, 0, sizeof(*md));
 }

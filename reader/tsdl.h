@@ -31,6 +31,7 @@ enum rd_kind {
 };
 
 struct rd_type;
+struct rd_plan;		/* plan.h: the reader's fast path */
 
 /* A struct member or a variant option. */
 struct rd_member {
@@ -96,6 +97,9 @@ struct rd_event_class {
 	int64_t loglevel;	/* -1 when none */
 	struct rd_type *context;	/* may be NULL */
 	struct rd_type *fields;		/* may be NULL */
+	/* fast path (reader): both set, or `fast` false */
+	struct rd_plan *plan_context, *plan_fields;
+	bool fast;
 };
 
 struct rd_stream_class {
@@ -106,6 +110,8 @@ struct rd_stream_class {
 	struct rd_event_class **events;	/* indexed by id, NULL holes */
 	size_t nr_events;
 	bool defined;
+	struct rd_plan *plan_context;	/* fast path of event_context */
+	bool fast;
 };
 
 struct rd_clock {
