@@ -144,7 +144,7 @@ static void print_int(struct rd_out *o, const struct rd_type *t, uint64_t v)
 }
 
 /* A clock-mapped field of `size` bits updates the stream's clock. */
-static void update_clock(struct rd_stream *st, unsigned int size, uint64_t v)
+void rd_update_clock(struct rd_stream *st, unsigned int size, uint64_t v)
 {
 	uint64_t mask;
 
@@ -160,7 +160,7 @@ static void update_clock(struct rd_stream *st, unsigned int size, uint64_t v)
 
 static bool is_name(const char *name, const char *s)
 {
-	return name && !strcmp(name, s);
+	return name && name[0] == s[0] && !strcmp(name, s);
 }
 
 /* The meaning of integer `name` in the current scope. */
@@ -212,7 +212,7 @@ static void int_role(struct rd_walk *w, const struct rd_type *t,
 		break;
 	}
 	if (t->u.i.clock)
-		update_clock(st, t->u.i.size, v);
+		rd_update_clock(st, t->u.i.size, v);
 }
 
 static bool packet_special(const char *name)

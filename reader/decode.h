@@ -77,6 +77,9 @@ struct rd_walk {
 	char err[96];
 };
 
+/* A clock-mapped field of `size` bits with value `v`: the stream's clock. */
+void rd_update_clock(struct rd_stream *st, unsigned int size, uint64_t v);
+
 /* Decode the struct `t` at w->pos.  Returns 0 or -1 with w->err set. */
 int rd_walk_struct(struct rd_walk *w, const struct rd_type *t, bool top);
 

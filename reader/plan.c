@@ -5,9 +5,11 @@
  * SPDX-License-Identifier: GPL-2.0-only
  */
 #include <endian.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "decode.h"
 #include "plan.h"
 
 static bool step_of(const struct rd_member *m, bool tid_role, struct plan_step *s)
@@ -40,16 +42,22 @@ struct rd_plan *rd_plan_build(const struct rd_type *t, bool tid_role)
 
 	if (t->kind != RD_STRUCT || t->align % 8 || t->align > 64)
 		return NULL;
-	p = malloc(sizeof(*p) + t->u.s.nr * sizeof(p->steps[0]));
+	/* RD_OUT_PAD more: a step's text is copied that far (rd_out_padded()) */
+	p = calloc(1, sizeof(*p) + t->u.s.nr * sizeof(p->steps[0]) + RD_OUT_PAD);
 	if (!p)
 		return NULL;
 	p->align = t->align / 8;
 	p->nr = t->u.s.nr;
 	for (i = 0; i < t->u.s.nr; i++) {
-		if (!step_of(&t->u.s.members[i], tid_role, &p->steps[i])) {
+		struct plan_step *s = &p->steps[i];
+
+		if (!step_of(&t->u.s.members[i], tid_role, s)) {
 			free(p);
 			return NULL;
 		}
+		if ((size_t)s->name_len + 5 < sizeof(s->text))
+			s->text_len = (uint8_t)sprintf(s->text, "%s%.*s = ", i ? ", " : " ",
+						       (int)s->name_len, s->name);
 	}
 	return p;
 }
@@ -113,7 +121,9 @@ int rd_plan_walk(const struct rd_plan *p, const uint8_t *base, uint64_t *pos,
 		uint64_t v;
 
 		at = (at + s->align - 1) & ~(size_t)(s->align - 1);
-		if (o)
+		if (o && s->text_len)
+			rd_out_padded(o, s->text, s->text_len);
+		else if (o)
 			print_name(o, s, i == 0);
 		if (s->kind == STEP_STRING) {
 			nul = at < stop ? memchr(base + at, '\0', stop - at) : NULL;
@@ -140,5 +150,138 @@ int rd_plan_walk(const struct rd_plan *p, const uint8_t *base, uint64_t *pos,
 	if (o)
 		rd_out_mem(o, " }", 2);
 	*pos = (uint64_t)at * 8;
+	return 0;
+}
+
+/* ---- event headers ---- */
+
+static bool is_uint(const struct rd_type *t, unsigned int size, bool clock)
+{
+	return t->kind == RD_INT && !t->u.i.is_signed && !t->u.i.be &&
+	       t->u.i.clock == clock && (!size || t->u.i.size == size);
+}
+
+static const struct rd_type *option(const struct rd_type *v, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < v->u.v.nr; i++) {
+		if (!strcmp(v->u.v.options[i].name, name))
+			return v->u.v.options[i].type;
+	}
+	return NULL;
+}
+
+/* The enum's range labelled `label` is exactly [lo, hi]. */
+static bool has_range(const struct rd_type *e, const char *label, int64_t lo, int64_t hi)
+{
+	size_t i;
+
+	for (i = 0; i < e->u.e.nr; i++) {
+		const struct rd_enum_range *r = &e->u.e.ranges[i];
+
+		if (!strcmp(r->label, label))
+			return r->lo == lo && r->hi == hi;
+	}
+	return false;
+}
+
+static bool compact_header(const struct rd_type *t, struct rd_header_plan *h)
+{
+	const struct rd_member *m = t->u.s.members;
+	const struct rd_type *e = m[0].type, *v = m[1].type, *c, *x;
+	unsigned int n;
+
+	if (strcmp(m[0].name, "id") || e->kind != RD_ENUM || v->kind != RD_VARIANT ||
+	    v->u.v.tag_index != 0 || !is_uint(e->u.e.container, 0, false))
+		return false;
+	n = e->u.e.container->u.i.size;
+	c = option(v, "compact");
+	x = option(v, "extended");
+	if (n >= 32 || e->u.e.container->align > 8 || !c || !x ||
+	    !has_range(e, "extended", (1 << n) - 1, (1 << n) - 1) ||
+	    !has_range(e, "compact", 0, (1 << n) - 2))
+		return false;
+	if (c->kind != RD_STRUCT || c->u.s.nr != 1 || c->align != 1 ||
+	    strcmp(c->u.s.members[0].name, "timestamp") ||
+	    !is_uint(c->u.s.members[0].type, 32 - n, true) ||
+	    c->u.s.members[0].type->align != 1)
+		return false;
+	if (x->kind != RD_STRUCT || x->u.s.nr != 2 || x->align != 8 ||
+	    strcmp(x->u.s.members[0].name, "id") ||
+	    !is_uint(x->u.s.members[0].type, 32, false) ||
+	    x->u.s.members[0].type->align != 8 ||
+	    strcmp(x->u.s.members[1].name, "timestamp") ||
+	    !is_uint(x->u.s.members[1].type, 64, true) ||
+	    x->u.s.members[1].type->align != 8)
+		return false;
+	*h = (struct rd_header_plan){ .compact = true, .id_bits = n, .ts_bits = 32 - n,
+				      .extended_id = (1u << n) - 1 };
+	return true;
+}
+
+static bool plain_header(const struct rd_type *t, struct rd_header_plan *h)
+{
+	const struct rd_member *m = t->u.s.members;
+	const struct rd_type *id = m[0].type, *ts = m[1].type;
+
+	if (strcmp(m[0].name, "id") || strcmp(m[1].name, "timestamp") ||
+	    !is_uint(id, 0, false) || id->align % 8 || id->u.i.size % 8 ||
+	    id->align > 64 || !is_uint(ts, 64, true) || ts->align != 8)
+		return false;
+	*h = (struct rd_header_plan){ .id_bytes = id->u.i.size / 8,
+				      .id_align = id->align / 8 };
+	return h->id_bytes == 1 || h->id_bytes == 2 || h->id_bytes == 4 ||
+	       h->id_bytes == 8;
+}
+
+struct rd_header_plan *rd_header_plan_build(const struct rd_type *t)
+{
+	struct rd_header_plan h, *p;
+
+	if (!t || t->kind != RD_STRUCT || t->u.s.nr != 2 || t->align != 8)
+		return NULL;
+	if (!compact_header(t, &h) && !plain_header(t, &h))
+		return NULL;
+	p = malloc(sizeof(*p));
+	if (p)
+		*p = h;
+	return p;
+}
+
+int rd_header_walk(const struct rd_header_plan *h, struct rd_stream *st,
+		   uint64_t *pos, uint64_t end, uint64_t *id)
+{
+	const uint8_t *base = st->map + st->pkt_off;
+	size_t at = (size_t)(*pos + 7) / 8, stop = (size_t)(end / 8);
+	uint64_t word;
+
+	if (h->compact) {
+		if (at + 4 > stop)
+			return -1;
+		word = load(base + at, 4, false, false);
+		*id = word & h->extended_id;
+		if (*id != h->extended_id) {
+			rd_update_clock(st, h->ts_bits, word >> h->id_bits);
+			*pos = (uint64_t)(at + 4) * 8;
+			return 0;
+		}
+		/* extended: the 32-bit id and the 64-bit time, a byte on */
+		if (at + 13 > stop)
+			return -1;
+		*id = load(base + at + 1, 4, false, false);
+		rd_update_clock(st, 64, load(base + at + 5, 8, false, false));
+		*pos = (uint64_t)(at + 13) * 8;
+		return 0;
+	}
+	at = (at + h->id_align - 1) & ~(size_t)(h->id_align - 1);
+	if (at + h->id_bytes > stop)
+		return -1;
+	*id = load(base + at, h->id_bytes, false, false);
+	at += h->id_bytes;
+	if (at + 8 > stop)
+		return -1;
+	rd_update_clock(st, 64, load(base + at, 8, false, false));
+	*pos = (uint64_t)(at + 8) * 8;
 	return 0;
 }

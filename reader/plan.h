@@ -30,6 +30,9 @@ struct plan_step {
 	bool tid;		/* vtid or tid: the event's thread */
 	uint8_t name_len;
 	const char *name;
+	/* ", name = " (" name = " for the first), when it fits */
+	uint8_t text_len;
+	char text[40];
 };
 
 struct rd_plan {
@@ -53,5 +56,33 @@ struct rd_plan *rd_plan_build(const struct rd_type *t, bool tid_role);
  */
 int rd_plan_walk(const struct rd_plan *p, const uint8_t *base, uint64_t *pos,
 		 uint64_t end, int64_t *tid, struct rd_out *o);
+
+/*
+ * The event headers the fast path knows, little-endian, byte aligned:
+ * - compact/extended (ust's consumer, LTTng-UST): enum id of N bits,
+ *   then variant <id> { struct { uintM_clock timestamp; } compact;
+ *   struct { uint32 id; uint64_clock timestamp; } align(8) extended; }
+ *   with N + M = 32 and the last id value meaning extended;
+ * - plain: struct { uintK id; uint64_clock timestamp; } of byte-aligned
+ *   fields.
+ */
+struct rd_header_plan {
+	bool compact;
+	unsigned int id_bits, ts_bits;	/* compact: N and M */
+	uint64_t extended_id;
+	unsigned int id_bytes, id_align;	/* plain */
+};
+
+struct rd_header_plan *rd_header_plan_build(const struct rd_type *t);
+
+struct rd_stream;
+
+/*
+ * Decode the header at *pos (bits) before `end`: *id, the stream's
+ * clock, *pos after it.  -1 (nothing changed) when the generic walker
+ * must do it.
+ */
+int rd_header_walk(const struct rd_header_plan *h, struct rd_stream *st,
+		   uint64_t *pos, uint64_t end, uint64_t *id);
 
 #endif /* UST_READER_PLAN_H */

@@ -177,14 +177,32 @@ static bool plan_scope(const struct rd_type *t, bool tid_role, struct rd_plan **
 	return !t || *plan;
 }
 
-/* The fast paths of every event (plan.h), where they apply. */
-static void plan_metadata(struct rd_metadata *md)
+/* "prefix" "name: " in a buffer readable for RD_OUT_PAD more bytes. */
+static char *event_head(const char *prefix, const char *name, size_t *len)
+{
+	char *head;
+
+	if (!prefix)
+		return NULL;
+	*len = strlen(prefix) + strlen(name) + 2;
+	head = calloc(1, *len + RD_OUT_PAD + 1);
+	if (head)
+		sprintf(head, "%s%s: ", prefix, name);
+	return head;
+}
+
+/*
+ * The fast paths of every event (plan.h), where they apply, and the
+ * start of each event's line, `prefix` and name.
+ */
+static void plan_metadata(struct rd_metadata *md, const char *prefix)
 {
 	size_t i, j;
 
 	for (i = 0; i < md->nr_streams; i++) {
 		struct rd_stream_class *sc = &md->streams[i];
 
+		sc->plan_header = rd_header_plan_build(sc->event_header);
 		sc->fast = plan_scope(sc->event_context, true, &sc->plan_context);
 		for (j = 0; j < sc->nr_events; j++) {
 			struct rd_event_class *ec = sc->events[j];
@@ -193,6 +211,7 @@ static void plan_metadata(struct rd_metadata *md)
 				continue;
 			ec->fast = plan_scope(ec->context, false, &ec->plan_context);
 			ec->fast &= plan_scope(ec->fields, false, &ec->plan_fields);
+			ec->head = event_head(prefix, ec->name, &ec->head_len);
 		}
 	}
 }
@@ -231,10 +250,10 @@ static int trace_load(struct rd_reader *r, const char *root, const char *dir,
 		return -1;
 	}
 	free(path);
-	plan_metadata(&t->md);
 	t->path = strdup(dir);
 	t->name = trace_name(&t->md, root, dir);
 	t->prefix = trace_prefix(&t->md);
+	plan_metadata(&t->md, t->prefix);
 	r->traces[r->nr_traces++] = t;
 	if (!t->path || !t->name || !t->prefix)
 		return set_err(err, errlen, "out of memory");
@@ -589,12 +608,12 @@ static void packet_reports(struct rd_stream *st)
 /*
  * The contexts and payload of an event by their plans, from
  * st->ev_ctx_pos; printed as rd_reader_print_event() does when `o`.
- * On success w->pos and w->vtid are set; -1 leaves them (and `o`) for
+ * On success *end_pos and *vtid are set; -1 leaves `o` as it was for
  * the generic walker, which then says what is wrong.
  */
 static int event_plan_walk(struct rd_stream *st, const struct rd_stream_class *sc,
-			   const struct rd_event_class *ec, struct rd_walk *w,
-			   struct rd_out *o)
+			   const struct rd_event_class *ec, uint64_t *end_pos,
+			   int64_t *vtid, struct rd_out *o)
 {
 	const uint8_t *base = st->map + st->pkt_off;
 	uint64_t pos = st->ev_ctx_pos, end = st->content_bits;
@@ -610,9 +629,48 @@ static int event_plan_walk(struct rd_stream *st, const struct rd_stream_class *s
 			o->len = len;
 		return -1;
 	}
-	w->pos = pos;
-	if (sc->plan_context)
-		w->vtid = tid;
+	*end_pos = pos;
+	*vtid = tid;
+	return 0;
+}
+
+/* The event of class `ec` at `cycles`, read up to end_pos. */
+static void event_queue(struct rd_stream *st, const struct rd_event_class *ec,
+			uint64_t cycles, uint64_t end_pos, int64_t vtid)
+{
+	struct rd_msg *m = &st->pending[st->nr_pending++];
+
+	m->kind = RD_MSG_EVENT;
+	m->stream = st;
+	m->ns = rd_clock_ns(&st->trace->md.clock, cycles);
+	m->ec = ec;
+	m->cycles = cycles;
+	m->vtid = vtid;
+	m->cpu = st->cpu;
+	m->count = 0;
+	m->begin_ns = m->end_ns = 0;
+	st->pos = end_pos;
+}
+
+/*
+ * The fast path of event_read(): header, contexts and payload by their
+ * plans.  -1 when the generic walker must decode the event.
+ */
+static int event_read_fast(struct rd_stream *st)
+{
+	const struct rd_stream_class *sc = st->sc;
+	const struct rd_event_class *ec;
+	uint64_t pos = st->pos, id;
+	int64_t vtid;
+
+	if (!sc->plan_header || !sc->fast ||
+	    rd_header_walk(sc->plan_header, st, &pos, st->content_bits, &id) ||
+	    id >= sc->nr_events || !(ec = sc->events[id]) || !ec->fast)
+		return -1;
+	st->ev_ctx_pos = pos;
+	if (event_plan_walk(st, sc, ec, &pos, &vtid, NULL))
+		return -1;
+	event_queue(st, ec, st->clock, pos, vtid);
 	return 0;
 }
 
@@ -621,10 +679,13 @@ static int event_read(struct rd_stream *st, char *err, size_t errlen)
 {
 	const struct rd_stream_class *sc = st->sc;
 	const struct rd_event_class *ec;
-	struct rd_msg *m = &st->pending[st->nr_pending];
-	uint64_t start = st->pos;
-	struct rd_walk w = walk_init(st, SCOPE_EVENT_HEADER, st->pos, st->content_bits);
+	uint64_t start = st->pos, cycles;
+	struct rd_walk w;
 
+	if (!event_read_fast(st))
+		return 0;
+	/* the generic walker (a clock field applied twice is the same) */
+	w = walk_init(st, SCOPE_EVENT_HEADER, st->pos, st->content_bits);
 	if (sc->event_header && rd_walk_struct(&w, sc->event_header, true))
 		goto bad;
 	if (!w.has_id && sc->nr_events > 1) {
@@ -637,31 +698,21 @@ static int event_read(struct rd_stream *st, char *err, size_t errlen)
 			st->pkt_off + (size_t)(start / 8), w.id, sc->id);
 		return -1;
 	}
-	memset(m, 0, sizeof(*m));
-	m->cycles = st->clock;
+	cycles = st->clock;	/* the header's time */
 	st->ev_ctx_pos = w.pos;
-	if (!(sc->fast && ec->fast && !event_plan_walk(st, sc, ec, &w, NULL))) {
-		w.scope = SCOPE_STREAM_EVENT_CONTEXT;
-		w.depth = 0;
-		if (sc->event_context && rd_walk_struct(&w, sc->event_context, true))
-			goto bad;
-		w.scope = SCOPE_OTHER;
-		if ((ec->context && rd_walk_struct(&w, ec->context, true)) ||
-		    (ec->fields && rd_walk_struct(&w, ec->fields, true)))
-			goto bad;
-	}
+	w.scope = SCOPE_STREAM_EVENT_CONTEXT;
+	w.depth = 0;
+	if (sc->event_context && rd_walk_struct(&w, sc->event_context, true))
+		goto bad;
+	w.scope = SCOPE_OTHER;
+	if ((ec->context && rd_walk_struct(&w, ec->context, true)) ||
+	    (ec->fields && rd_walk_struct(&w, ec->fields, true)))
+		goto bad;
 	if (w.pos == start) {
 		snprintf(w.err, sizeof(w.err), "empty event record");
 		goto bad;
 	}
-	st->pos = w.pos;
-	m->kind = RD_MSG_EVENT;
-	m->stream = st;
-	m->ec = ec;
-	m->vtid = w.vtid;
-	m->cpu = st->cpu;
-	m->ns = rd_clock_ns(&st->trace->md.clock, m->cycles);
-	st->nr_pending++;
+	event_queue(st, ec, cycles, w.pos, w.vtid);
 	return 0;
 bad:
 	return set_err(err, errlen, "%s: offset %zu: event: %s", st->path,
@@ -793,19 +844,29 @@ int rd_reader_print_event(struct rd_reader *r, const struct rd_msg *m,
 {
 	struct rd_stream *st = (struct rd_stream *)m->stream;
 	const struct rd_stream_class *sc = st->sc;
-	struct rd_walk w = walk_init(st, SCOPE_OTHER, st->ev_ctx_pos, st->content_bits);
+	struct rd_walk w;
+	uint64_t end_pos;
+	int64_t vtid;
 
+	if (m->ec->head) {
+		rd_out_padded(o, m->ec->head, m->ec->head_len);
+	} else {
+		rd_out_str(o, st->trace->prefix);
+		rd_out_str(o, m->ec->name);
+		rd_out_str(o, ": ");
+	}
+	if (st->sc->packet_context) {
+		if (st->pctx.cap >= RD_OUT_PAD)	/* readable that far */
+			rd_out_padded(o, st->pctx.buf, st->pctx.len);
+		else
+			rd_out_mem(o, st->pctx.buf, st->pctx.len);
+		rd_out_mem(o, ", ", 2);
+	}
+	if (sc->fast && m->ec->fast && !event_plan_walk(st, sc, m->ec, &end_pos, &vtid, o))
+		goto done;
+	w = walk_init(st, SCOPE_OTHER, st->ev_ctx_pos, st->content_bits);
 	w.roles = false;
 	w.o = o;
-	rd_out_str(o, st->trace->prefix);
-	rd_out_str(o, m->ec->name);
-	rd_out_str(o, ": ");
-	if (st->sc->packet_context) {
-		rd_out_mem(o, st->pctx.buf, st->pctx.len);
-		rd_out_str(o, ", ");
-	}
-	if (sc->fast && m->ec->fast && !event_plan_walk(st, sc, m->ec, &w, o))
-		goto done;
 	if ((sc->event_context && (rd_walk_struct(&w, sc->event_context, true) ||
 				   (rd_out_str(o, ", "), 0))) ||
 	    (m->ec->context && (rd_walk_struct(&w, m->ec->context, true) ||

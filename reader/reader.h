@@ -163,6 +163,21 @@ static inline void rd_out_mem(struct rd_out *o, const char *s, size_t n)
 	o->len += n;
 }
 
+/*
+ * `n` bytes of `s` when `s` can be read for RD_OUT_PAD bytes: one
+ * fixed-size copy instead of a call to memcpy.
+ */
+#define RD_OUT_PAD	64
+static inline void rd_out_padded(struct rd_out *o, const char *s, size_t n)
+{
+	if (n > RD_OUT_PAD) {
+		rd_out_mem(o, s, n);
+		return;
+	}
+	__builtin_memcpy(rd_out_room(o, RD_OUT_PAD), s, RD_OUT_PAD);
+	o->len += n;
+}
+
 static inline void rd_out_str(struct rd_out *o, const char *s)
 {
 	rd_out_mem(o, s, __builtin_strlen(s));

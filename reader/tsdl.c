@@ -1348,10 +1348,12 @@ void rd_metadata_release(struct rd_metadata *md)
 		struct rd_stream_class *sc = &md->streams[i];
 
 		free(sc->plan_context);
+		free(sc->plan_header);
 		for (j = 0; j < sc->nr_events; j++) {
 			if (sc->events[j]) {
 				free(sc->events[j]->plan_context);
 				free(sc->events[j]->plan_fields);
+				free(sc->events[j]->head);
 			}
 		}
 	}

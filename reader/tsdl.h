@@ -31,7 +31,8 @@ enum rd_kind {
 };
 
 struct rd_type;
-struct rd_plan;		/* plan.h: the reader's fast path */
+struct rd_plan;		/* plan.h: the reader's fast paths */
+struct rd_header_plan;
 
 /* A struct member or a variant option. */
 struct rd_member {
@@ -100,6 +101,8 @@ struct rd_event_class {
 	/* fast path (reader): both set, or `fast` false */
 	struct rd_plan *plan_context, *plan_fields;
 	bool fast;
+	char *head;		/* "host:proc:(vpid) name: " */
+	size_t head_len;
 };
 
 struct rd_stream_class {
@@ -112,6 +115,7 @@ struct rd_stream_class {
 	bool defined;
 	struct rd_plan *plan_context;	/* fast path of event_context */
 	bool fast;
+	struct rd_header_plan *plan_header;	/* fast path of event_header */
 };
 
 struct rd_clock {
