@@ -123,6 +123,7 @@ struct rd_clock {
 	uint64_t freq;
 	int64_t offset_s;	/* normalized: offset < freq */
 	uint64_t offset;
+	int64_t origin_ns;	/* offset_s and offset in ns (rd_clock_ns()) */
 	bool absolute;
 	bool has_uuid;
 	uint8_t uuid[16];
