@@ -35,6 +35,21 @@ static bool step_of(const struct rd_member *m, bool tid_role, struct plan_step *
 	return true;
 }
 
+/* Step `i` joins the fixed layout of the steps before it, or ends it. */
+static void fixed_layout(struct rd_plan *p, const struct plan_step *s, size_t i)
+{
+	if (!p->fixed || s->kind == STEP_STRING || s->align > p->align) {
+		p->fixed = false;
+		return;
+	}
+	p->size = (p->size + s->align - 1) & ~(size_t)(s->align - 1);
+	if (s->tid) {
+		p->tid_offset = (int)p->size;
+		p->tid_step = (int)i;
+	}
+	p->size += s->bytes;
+}
+
 struct rd_plan *rd_plan_build(const struct rd_type *t, bool tid_role)
 {
 	struct rd_plan *p;
@@ -48,6 +63,8 @@ struct rd_plan *rd_plan_build(const struct rd_type *t, bool tid_role)
 		return NULL;
 	p->align = t->align / 8;
 	p->nr = t->u.s.nr;
+	p->fixed = true;
+	p->tid_offset = p->tid_step = -1;
 	for (i = 0; i < t->u.s.nr; i++) {
 		struct plan_step *s = &p->steps[i];
 
@@ -55,6 +72,7 @@ struct rd_plan *rd_plan_build(const struct rd_type *t, bool tid_role)
 			free(p);
 			return NULL;
 		}
+		fixed_layout(p, s, i);
 		if ((size_t)s->name_len + 5 < sizeof(s->text))
 			s->text_len = (uint8_t)sprintf(s->text, "%s%.*s = ", i ? ", " : " ",
 						       (int)s->name_len, s->name);
@@ -113,6 +131,17 @@ int rd_plan_walk(const struct rd_plan *p, const uint8_t *base, uint64_t *pos,
 	if (*pos % 8)
 		return -1;
 	at = (at + p->align - 1) & ~(size_t)(p->align - 1);
+	if (!o && p->fixed) {	/* skipped in one step */
+		if (at + p->size > stop)
+			return -1;
+		if (p->tid_offset >= 0)
+			*tid = (int64_t)load(base + at + p->tid_offset,
+					     p->steps[p->tid_step].bytes,
+					     p->steps[p->tid_step].be,
+					     p->steps[p->tid_step].kind == STEP_SIGNED);
+		*pos = (uint64_t)(at + p->size) * 8;
+		return 0;
+	}
 	if (o)
 		rd_out_char(o, '{');
 	for (i = 0; i < p->nr; i++) {

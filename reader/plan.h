@@ -37,6 +37,13 @@ struct plan_step {
 
 struct rd_plan {
 	unsigned int align;	/* of the struct, bytes */
+	/*
+	 * Only integers, none aligned more than the struct: from an aligned
+	 * start, `size` bytes, the thread (if any) at tid_offset.
+	 */
+	bool fixed;
+	size_t size;
+	int tid_offset, tid_step;	/* -1: none */
 	size_t nr;
 	struct plan_step steps[];
 };

@@ -1350,8 +1350,7 @@ int rd_metadata_parse(struct rd_metadata *md, const char *text, size_t len,
 		fail(&ps, "NUL byte in metadata");
 	} else if (!next(&ps) && !parse_top(&ps) && !check_streams(&ps)) {
 		clock_normalize(&md->clock);
-		md->clock.origin_ns = md->clock.offset_s * 1000000000LL +
-			(int64_t)cycles_to_ns(md->clock.freq, md->clock.offset);
+		rd_clock_set_origin(&md->clock);
 		return 0;
 	}
 	rd_metadata_release(md);
@@ -1398,6 +1397,11 @@ const struct rd_stream_class *rd_metadata_stream(const struct rd_metadata *md,
 	return &md->streams[id];
 }
 
+
+void rd_clock_set_origin(struct rd_clock *c)
+{
+	c->origin_ns = c->offset_s * 1000000000LL + (int64_t)cycles_to_ns(c->freq, c->offset);
+}
 
 int64_t rd_clock_ns(const struct rd_clock *c, uint64_t cycles)
 {

@@ -156,6 +156,8 @@ const struct rd_env *rd_metadata_env(const struct rd_metadata *md,
 const struct rd_stream_class *rd_metadata_stream(const struct rd_metadata *md,
 						 uint64_t id);
 
+/* Set c->origin_ns from the offsets (the parser does it for its clocks). */
+void rd_clock_set_origin(struct rd_clock *c);
 /* ns from origin of clock value `cycles`, exactly as babeltrace2 2.0 does. */
 int64_t rd_clock_ns(const struct rd_clock *c, uint64_t cycles);
 
