@@ -290,6 +290,7 @@ static int view_parse(int argc, const char **argv, struct view_opts *o,
 		case OPT_EVENT:
 			if (o->nr_globs == VIEW_MAX_GLOBS) {
 				ust_error("too many -e patterns (at most %d)", VIEW_MAX_GLOBS);
+				free((void *)arg);
 				return -1;
 			}
 			o->globs[o->nr_globs++] = arg;
@@ -298,6 +299,7 @@ static int view_parse(int argc, const char **argv, struct view_opts *o,
 		case OPT_PID:
 			if (parse_id(arg, rc == OPT_TID ? &o->tid : &o->pid)) {
 				ust_error("bad %s '%s'", rc == OPT_TID ? "--tid" : "--pid", arg);
+				free((void *)arg);
 				return -1;
 			}
 			free((void *)arg);

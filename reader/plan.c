@@ -228,8 +228,8 @@ static bool compact_header(const struct rd_type *t, struct rd_header_plan *h)
 	c = option(v, "compact");
 	x = option(v, "extended");
 	if (n >= 32 || e->u.e.container->align > 8 || !c || !x ||
-	    !has_range(e, "extended", (1 << n) - 1, (1 << n) - 1) ||
-	    !has_range(e, "compact", 0, (1 << n) - 2))
+	    !has_range(e, "extended", ((int64_t)1 << n) - 1, ((int64_t)1 << n) - 1) ||
+	    !has_range(e, "compact", 0, ((int64_t)1 << n) - 2))
 		return false;
 	if (c->kind != RD_STRUCT || c->u.s.nr != 1 || c->align != 1 ||
 	    strcmp(c->u.s.members[0].name, "timestamp") ||
