@@ -30,6 +30,16 @@ struct ust_command {
 
 extern const struct ust_command ust_record_command;
 extern const struct ust_command ust_view_command;
+extern const struct ust_command ust_report_command;
+extern const struct ust_command ust_export_command;
+
+struct poptOption;
+/*
+ * The help of a command reading traces: usage line `usage` after the
+ * command, popt's options list, what DIR is, then `extra` (may be NULL).
+ */
+void ust_trace_help(FILE *out, const char *prog, const struct poptOption *options,
+		    const char *usage, const char *extra);
 
 /* Prefix of every message: "ust", then "ust record" once dispatched. */
 extern const char *ust_prog;

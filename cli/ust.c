@@ -13,6 +13,8 @@
 static const struct ust_command *const commands[] = {
 	&ust_record_command,
 	&ust_view_command,
+	&ust_report_command,
+	&ust_export_command,
 };
 
 #define NR_COMMANDS	(sizeof(commands) / sizeof(commands[0]))

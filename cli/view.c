@@ -16,8 +16,8 @@
 
 #include "cli.h"
 #include "reader.h"
+#include "view.h"
 
-#define VIEW_MAX_GLOBS	64
 
 enum view_opt {
 	OPT_BEGIN = 1,
@@ -26,13 +26,14 @@ enum view_opt {
 	OPT_TID,
 	OPT_PID,
 	OPT_GMT,
+	OPT_LIVE,
 	OPT_HELP,
 };
 
 static const struct poptOption view_options[] = {
 	{ "begin", '\0', POPT_ARG_STRING, NULL, OPT_BEGIN,
-	  "start at TIME: [YYYY-MM-DD ]HH:MM:SS[.NNNNNNNNN], SEC.NNNNNNNNN, "
-	  "or ns from origin", "TIME" },
+	  "start at TIME: [YYYY-MM-DD ]HH:MM:SS[.NNNNNNNNN] or "
+	  "SEC[.NNNNNNNNN] (from the Unix epoch)", "TIME" },
 	{ "end", '\0', POPT_ARG_STRING, NULL, OPT_END,
 	  "stop after TIME (same formats)", "TIME" },
 	{ "event", 'e', POPT_ARG_STRING, NULL, OPT_EVENT,
@@ -43,28 +44,16 @@ static const struct poptOption view_options[] = {
 	  "only events of process N (the trace's vpid)", "N" },
 	{ "clock-gmt", '\0', POPT_ARG_NONE, NULL, OPT_GMT,
 	  "print times in UTC instead of local time", NULL },
+	{ "live", '\0', POPT_ARG_NONE, NULL, OPT_LIVE,
+	  "follow the traces while `ust record` writes them, until it ends", NULL },
 	{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, "show this help", NULL },
 	POPT_TABLEEND
 };
 
-struct view_opts {
-	const char *begin_s, *end_s;
-	int64_t begin, end;
-	const char *globs[VIEW_MAX_GLOBS];
-	unsigned int nr_globs;
-	int64_t tid, pid;
-	bool gmt;
-};
 
 static void view_help(FILE *out)
 {
-	static const char *argv[] = { "ust view", NULL };
-	poptContext ctx = poptGetContext("ust view", 1, argv, view_options, 0);
-
-	poptSetOtherOptionHelp(ctx, "[OPTION...] DIR...");
-	poptPrintHelp(ctx, out, 0);
-	poptFreeContext(ctx);
-	fputs("\nDIR is a trace directory or a session directory holding traces.\n", out);
+	ust_trace_help(out, "ust view", view_options, "[OPTION...] DIR...", NULL);
 }
 
 static int parse_id(const char *s, int64_t *v)
@@ -109,7 +98,11 @@ static int parse_clock_time(const char *s, int64_t first_ns, bool gmt, int64_t *
 	return 0;
 }
 
-/* A time option: clock time, "SEC.NNNNNNNNN", or ns from origin. */
+/*
+ * A time option: clock time, or "SEC[.NNNNNNNNN]" seconds from the
+ * clock's origin (the Unix epoch for our absolute clocks), as
+ * babeltrace2's --begin/--end read them.
+ */
 static int parse_time(const char *s, int64_t first_ns, bool gmt, int64_t *ns)
 {
 	char *end;
@@ -121,7 +114,7 @@ static int parse_time(const char *s, int64_t first_ns, bool gmt, int64_t *ns)
 	if (end == s)
 		return -1;
 	if (!*end) {
-		*ns = sec;
+		*ns = sec * 1000000000LL;
 		return 0;
 	}
 	if (*end == '.' && strlen(end + 1) <= 9) {
@@ -225,25 +218,28 @@ static void print_stamp(struct rd_out *out, int64_t ns, int64_t *last, bool gmt)
 	*last = ns;
 }
 
-static int view_loop(struct rd_reader *r, struct view_opts *o)
+int view_batch(struct rd_reader *r, struct view_opts *o)
 {
 	struct rd_out out, err;
-	int64_t last = INT64_MIN;
-	bool times_set = false;
 	struct rd_msg m;
 	int ret;
 
 	rd_out_init(&out, stdout);
 	rd_out_init(&err, stderr);
 	while ((ret = rd_reader_next(r, &m)) > 0) {
-		if (!times_set) {
-			if ((o->begin_s && parse_time(o->begin_s, m.ns, o->gmt, &o->begin)) ||
-			    (o->end_s && parse_time(o->end_s, m.ns, o->gmt, &o->end))) {
-				ust_error("bad time '%s'", o->begin_s ? o->begin_s : o->end_s);
-				ret = -2;
+		if (!o->times_set) {
+			const char *bad = NULL;
+
+			if (o->begin_s && parse_time(o->begin_s, m.ns, o->gmt, &o->begin))
+				bad = o->begin_s;
+			else if (o->end_s && parse_time(o->end_s, m.ns, o->gmt, &o->end))
+				bad = o->end_s;
+			if (bad) {
+				ust_error("bad time '%s' (see 'ust view --help')", bad);
+				ret = -3;
 				break;
 			}
-			times_set = true;
+			o->times_set = true;
 		}
 		if (m.ns > o->end)
 			break;
@@ -255,7 +251,7 @@ static int view_loop(struct rd_reader *r, struct view_opts *o)
 			rd_out_flush(&err);
 			continue;
 		}
-		print_stamp(&out, m.ns, &last, o->gmt);
+		print_stamp(&out, m.ns, &o->last, o->gmt);
 		if (rd_reader_print_event(r, &m, &out)) {
 			ret = -1;
 			break;
@@ -269,6 +265,8 @@ static int view_loop(struct rd_reader *r, struct view_opts *o)
 	rd_out_release(&err);
 	if (ret == -1)
 		ust_error("%s", rd_reader_error(r));
+	if (ret == -3)
+		return UST_EXIT_USAGE;
 	return ret < 0 ? UST_EXIT_FAILURE : 0;
 }
 
@@ -292,6 +290,7 @@ static int view_parse(int argc, const char **argv, struct view_opts *o,
 		case OPT_EVENT:
 			if (o->nr_globs == VIEW_MAX_GLOBS) {
 				ust_error("too many -e patterns (at most %d)", VIEW_MAX_GLOBS);
+				free((void *)arg);
 				return -1;
 			}
 			o->globs[o->nr_globs++] = arg;
@@ -300,11 +299,13 @@ static int view_parse(int argc, const char **argv, struct view_opts *o,
 		case OPT_PID:
 			if (parse_id(arg, rc == OPT_TID ? &o->tid : &o->pid)) {
 				ust_error("bad %s '%s'", rc == OPT_TID ? "--tid" : "--pid", arg);
+				free((void *)arg);
 				return -1;
 			}
 			free((void *)arg);
 			break;
 		case OPT_GMT: o->gmt = true; break;
+		case OPT_LIVE: o->live = true; break;
 		}
 	}
 	if (rc < -1) {
@@ -321,7 +322,8 @@ static int view_parse(int argc, const char **argv, struct view_opts *o,
 
 static int view_run(int argc, const char **argv)
 {
-	struct view_opts o = { .end = INT64_MAX, .begin = INT64_MIN, .tid = -1, .pid = -1 };
+	struct view_opts o = { .end = INT64_MAX, .begin = INT64_MIN, .tid = -1, .pid = -1,
+			       .last = INT64_MIN };
 	struct rd_reader *r;
 	const char **dirs;
 	poptContext ctx;
@@ -336,12 +338,16 @@ static int view_run(int argc, const char **argv)
 	}
 	while (dirs[n])
 		n++;
+	if (o.live) {
+		ret = view_live(dirs, n, &o);
+		goto out;
+	}
 	if (rd_reader_open(&r, dirs, n, err, sizeof(err))) {
 		ust_error("%s", err);
 		ret = UST_EXIT_FAILURE;
 		goto out;
 	}
-	ret = view_loop(r, &o);
+	ret = view_batch(r, &o);
 	rd_reader_close(r);
 out:
 	free((void *)o.begin_s);

@@ -144,7 +144,7 @@ static void print_int(struct rd_out *o, const struct rd_type *t, uint64_t v)
 }
 
 /* A clock-mapped field of `size` bits updates the stream's clock. */
-static void update_clock(struct rd_stream *st, unsigned int size, uint64_t v)
+void rd_update_clock(struct rd_stream *st, unsigned int size, uint64_t v)
 {
 	uint64_t mask;
 
@@ -160,7 +160,7 @@ static void update_clock(struct rd_stream *st, unsigned int size, uint64_t v)
 
 static bool is_name(const char *name, const char *s)
 {
-	return name && !strcmp(name, s);
+	return name && name[0] == s[0] && !strcmp(name, s);
 }
 
 /* The meaning of integer `name` in the current scope. */
@@ -196,6 +196,8 @@ static void int_role(struct rd_walk *w, const struct rd_type *t,
 		} else if (is_name(name, "events_discarded")) {
 			st->discarded = v;
 			st->has_discarded = true;
+		} else if (is_name(name, "cpu_id")) {
+			st->cpu = (int64_t)v;
 		}
 		break;
 	case SCOPE_EVENT_HEADER:
@@ -203,14 +205,14 @@ static void int_role(struct rd_walk *w, const struct rd_type *t,
 			w->id = v, w->has_id = true;
 		break;
 	case SCOPE_STREAM_EVENT_CONTEXT:
-		if (is_name(name, "vtid") && w->depth == 1)
+		if ((is_name(name, "vtid") || is_name(name, "tid")) && w->depth == 1)
 			w->vtid = (int64_t)v;
 		break;
 	default:
 		break;
 	}
 	if (t->u.i.clock)
-		update_clock(st, t->u.i.size, v);
+		rd_update_clock(st, t->u.i.size, v);
 }
 
 static bool packet_special(const char *name)
@@ -377,6 +379,31 @@ static int walk_array(struct rd_walk *w, const struct rd_type *t, uint64_t len)
 	return 0;
 }
 
+/* What rd_reader_event_fields() gives of a member that began at `start`. */
+static void capture_value(const struct rd_walk *w, struct rd_value *c,
+			  const struct rd_type *t, uint64_t v, uint64_t start)
+{
+	c->str = NULL;
+	c->u = v;
+	if (t->kind == RD_INT || t->kind == RD_ENUM) {
+		c->kind = RD_VAL_INT;
+	} else if (t->kind == RD_STRING) {
+		c->kind = RD_VAL_STRING;	/* byte aligned, NUL checked */
+		c->str = (const char *)w->base + (start + 7) / 8;
+		c->len = (size_t)(w->pos / 8 - 1 - (start + 7) / 8);
+	} else if (t->kind == RD_ARRAY && t->u.a.elem->kind == RD_INT &&
+		   t->u.a.elem->u.i.utf8 && t->u.a.elem->u.i.size == 8) {
+		const char *s = (const char *)w->base + w->pos / 8 - t->u.a.len;
+		const char *nul = memchr(s, '\0', t->u.a.len);
+
+		c->kind = RD_VAL_STRING;	/* a text array ends at w->pos */
+		c->str = s;
+		c->len = nul ? (size_t)(nul - s) : t->u.a.len;
+	} else {
+		c->kind = RD_VAL_OTHER;
+	}
+}
+
 int rd_walk_struct(struct rd_walk *w, const struct rd_type *t, bool top)
 {
 	uint64_t vals[MAX_TAGS];
@@ -392,7 +419,7 @@ int rd_walk_struct(struct rd_walk *w, const struct rd_type *t, bool top)
 	for (i = 0; i < t->u.s.nr; i++) {
 		const struct rd_member *m = &t->u.s.members[i];
 		struct rd_out *o = w->o;
-		uint64_t v = 0;
+		uint64_t v = 0, start = w->pos;
 		int ret;
 
 		if (top && w->scope == SCOPE_PACKET_CONTEXT && packet_special(m->name))
@@ -415,6 +442,8 @@ int rd_walk_struct(struct rd_walk *w, const struct rd_type *t, bool top)
 			return -1;
 		if (i < MAX_TAGS)
 			vals[i] = v;
+		if (w->capture && w->depth == 1 && i < w->nr_capture)
+			capture_value(w, &w->capture[i], m->type, v, start);
 	}
 	if (w->o)
 		rd_out_str(w->o, " }");

@@ -23,6 +23,7 @@ struct rd_stream {
 	const uint8_t *map;
 	size_t size;
 	uint64_t stream_id, instance_id;
+	bool has_instance_id;		/* else numbered like babeltrace2 */
 
 	/* current packet */
 	size_t pkt_off;			/* bytes from the start of the file */
@@ -30,8 +31,10 @@ struct rd_stream {
 	uint64_t pos;			/* bits from the packet start */
 	uint64_t clock;			/* cycles */
 	uint64_t ts_begin, ts_end, seq, discarded;
+	int64_t cpu;			/* cpu_id, -1 when none */
 	bool has_ts_begin, has_ts_end, has_seq, has_discarded;
 	bool in_packet, first_packet;
+	size_t start;			/* offset of the first packet to read */
 	struct rd_out pctx;		/* rendered packet context */
 
 	/* previous packet, for the discarded reports */
@@ -68,8 +71,14 @@ struct rd_walk {
 	uint64_t id, magic, stream_id, instance_id;
 	bool has_id, has_magic, has_stream_id, has_instance_id;
 	int64_t vtid;
+	/* when set: the values of the top struct's members (depth 1) */
+	struct rd_value *capture;
+	size_t nr_capture;
 	char err[96];
 };
+
+/* A clock-mapped field of `size` bits with value `v`: the stream's clock. */
+void rd_update_clock(struct rd_stream *st, unsigned int size, uint64_t v);
 
 /* Decode the struct `t` at w->pos.  Returns 0 or -1 with w->err set. */
 int rd_walk_struct(struct rd_walk *w, const struct rd_type *t, bool top);

@@ -65,16 +65,39 @@ char *rd_out_grow(struct rd_out *o, size_t n)
 	return o->buf + o->len;
 }
 
+/* "00" to "99": two digits per division. */
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+static unsigned int nr_digits(uint64_t v)
+{
+	unsigned int n = 1;
+
+	while (v >= 10000) {
+		v /= 10000;
+		n += 4;
+	}
+	return n + (v >= 10) + (v >= 100) + (v >= 1000);
+}
+
+/* Written in place, right to left, two digits at a time. */
 void rd_out_u64(struct rd_out *o, uint64_t v)
 {
-	char tmp[20];
-	int n = 0;
+	unsigned int n = nr_digits(v);
+	char *p = rd_out_room(o, 20) + n;
 
-	do {
-		tmp[sizeof(tmp) - ++n] = '0' + v % 10;
-		v /= 10;
-	} while (v);
-	rd_out_mem(o, tmp + sizeof(tmp) - n, n);
+	o->len += n;
+	while (v >= 100) {
+		p -= 2;
+		memcpy(p, digit_pairs + 2 * (v % 100), 2);
+		v /= 100;
+	}
+	if (v >= 10)
+		memcpy(p - 2, digit_pairs + 2 * v, 2);
+	else
+		p[-1] = (char)('0' + v);
 }
 
 void rd_out_i64(struct rd_out *o, int64_t v)
@@ -90,19 +113,14 @@ void rd_out_i64(struct rd_out *o, int64_t v)
 void rd_out_nsec(struct rd_out *o, uint64_t v)
 {
 	char *p = rd_out_room(o, 9);
-	int i;
+	uint32_t x = (uint32_t)(v % 1000000000), hi = x / 10000, lo = x % 10000;
 
-	for (i = 8; i >= 0; i--) {
-		p[i] = '0' + v % 10;
-		v /= 10;
-	}
+	memcpy(p + 7, digit_pairs + 2 * (lo % 100), 2);
+	memcpy(p + 5, digit_pairs + 2 * (lo / 100), 2);
+	memcpy(p + 3, digit_pairs + 2 * (hi % 100), 2);
+	memcpy(p + 1, digit_pairs + 2 * (hi / 100 % 100), 2);
+	p[0] = (char)('0' + hi / 10000);
 	o->len += 9;
-}
-
-static void out_2d(struct rd_out *o, int v)
-{
-	rd_out_char(o, '0' + v / 10 % 10);
-	rd_out_char(o, '0' + v % 10);
 }
 
 /* babeltrace2's escaping: C escapes for controls and \\ \' \" \?. */
@@ -134,11 +152,11 @@ void rd_out_escaped(struct rd_out *o, const char *s, size_t n)
 	rd_out_char(o, '"');
 }
 
-/* Cache of the last second converted, since localtime_r() is slow. */
+/* "HH:MM:SS." of the last second converted, since localtime_r() is slow. */
 struct tm_cache {
 	int64_t sec;
 	bool gmt, valid;
-	struct tm tm;
+	char hms[9];
 };
 
 void rd_out_time(struct rd_out *o, int64_t ns, bool gmt)
@@ -163,22 +181,24 @@ void rd_out_time(struct rd_out *o, int64_t ns, bool gmt)
 		return;
 	}
 	if (!cache.valid || cache.sec != sec || cache.gmt != gmt) {
+		struct tm tm;
+
 		t = (time_t)sec;
-		if (!(gmt ? gmtime_r(&t, &cache.tm) : localtime_r(&t, &cache.tm))) {
+		if (!(gmt ? gmtime_r(&t, &tm) : localtime_r(&t, &tm))) {
 			rd_out_u64(o, sec);
 			rd_out_char(o, '.');
 			rd_out_nsec(o, nsec);
 			return;
 		}
+		memcpy(cache.hms, digit_pairs + 2 * (tm.tm_hour % 100), 2);
+		memcpy(cache.hms + 3, digit_pairs + 2 * (tm.tm_min % 100), 2);
+		memcpy(cache.hms + 6, digit_pairs + 2 * (tm.tm_sec % 100), 2);
+		cache.hms[2] = cache.hms[5] = ':';
+		cache.hms[8] = '.';
 		cache.sec = sec;
 		cache.gmt = gmt;
 		cache.valid = true;
 	}
-	out_2d(o, cache.tm.tm_hour);
-	rd_out_char(o, ':');
-	out_2d(o, cache.tm.tm_min);
-	rd_out_char(o, ':');
-	out_2d(o, cache.tm.tm_sec);
-	rd_out_char(o, '.');
+	rd_out_mem(o, cache.hms, sizeof(cache.hms));
 	rd_out_nsec(o, nsec);
 }

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "decode.h"
+#include "plan.h"
 
 #define CTF_MAGIC	0xC1FC1FC1u
 
@@ -32,6 +33,7 @@ struct rd_reader {
 	struct rd_stream **heap;
 	size_t heap_len;
 	struct rd_stream *cur;		/* stream of the last message */
+	const struct rd_live *live;	/* following traces being written */
 	char err[512];
 };
 
@@ -168,6 +170,52 @@ static void trace_free(struct rd_trace *t)
 	free(t);
 }
 
+/* `*plan` for struct `t`: true when the fast path covers it. */
+static bool plan_scope(const struct rd_type *t, bool tid_role, struct rd_plan **plan)
+{
+	*plan = t ? rd_plan_build(t, tid_role) : NULL;
+	return !t || *plan;
+}
+
+/* "prefix" "name: " in a buffer readable for RD_OUT_PAD more bytes. */
+static char *event_head(const char *prefix, const char *name, size_t *len)
+{
+	char *head;
+
+	if (!prefix)
+		return NULL;
+	*len = strlen(prefix) + strlen(name) + 2;
+	head = calloc(1, *len + RD_OUT_PAD + 1);
+	if (head)
+		sprintf(head, "%s%s: ", prefix, name);
+	return head;
+}
+
+/*
+ * The fast paths of every event (plan.h), where they apply, and the
+ * start of each event's line, `prefix` and name.
+ */
+static void plan_metadata(struct rd_metadata *md, const char *prefix)
+{
+	size_t i, j;
+
+	for (i = 0; i < md->nr_streams; i++) {
+		struct rd_stream_class *sc = &md->streams[i];
+
+		sc->plan_header = rd_header_plan_build(sc->event_header);
+		sc->fast = plan_scope(sc->event_context, true, &sc->plan_context);
+		for (j = 0; j < sc->nr_events; j++) {
+			struct rd_event_class *ec = sc->events[j];
+
+			if (!ec)
+				continue;
+			ec->fast = plan_scope(ec->context, false, &ec->plan_context);
+			ec->fast &= plan_scope(ec->fields, false, &ec->plan_fields);
+			ec->head = event_head(prefix, ec->name, &ec->head_len);
+		}
+	}
+}
+
 static int trace_load(struct rd_reader *r, const char *root, const char *dir,
 		      char *err, size_t errlen)
 {
@@ -205,6 +253,7 @@ static int trace_load(struct rd_reader *r, const char *root, const char *dir,
 	t->path = strdup(dir);
 	t->name = trace_name(&t->md, root, dir);
 	t->prefix = trace_prefix(&t->md);
+	plan_metadata(&t->md, t->prefix);
 	r->traces[r->nr_traces++] = t;
 	if (!t->path || !t->name || !t->prefix)
 		return set_err(err, errlen, "out of memory");
@@ -238,6 +287,7 @@ static int packet_read(struct rd_stream *st, size_t off, char *err, size_t errle
 	st->pkt_off = off;
 	st->has_ts_begin = st->has_ts_end = st->has_seq = st->has_discarded = false;
 	st->pkt_bits = st->content_bits = UINT64_MAX;
+	st->cpu = -1;
 	w = walk_init(st, SCOPE_PACKET_HEADER, 0, avail);
 	if (md->packet_header && rd_walk_struct(&w, md->packet_header, true))
 		goto bad;
@@ -255,6 +305,7 @@ static int packet_read(struct rd_stream *st, size_t off, char *err, size_t errle
 	st->stream_id = sc->id;
 	if (w.has_instance_id)
 		st->instance_id = w.instance_id;
+	st->has_instance_id = w.has_instance_id;
 	w.scope = SCOPE_PACKET_CONTEXT;
 	st->pctx.len = 0;
 	w.o = &st->pctx;
@@ -284,14 +335,22 @@ bad:
 		       st->path, off + (size_t)(w.pos / 8), w.err);
 }
 
-/* Check every packet of the file once, before any event is read. */
-static int stream_index(struct rd_stream *st, char *err, size_t errlen)
+/*
+ * Check every packet of the file once, before any event is read.  When
+ * `live`, a bad packet is the end of what is written so far: the file
+ * ends there for now.
+ */
+static int stream_index(struct rd_stream *st, bool live, char *err, size_t errlen)
 {
-	size_t off = 0;
+	size_t off = st->start;
 
 	while (off < st->size) {
-		if (packet_read(st, off, err, errlen))
-			return -1;
+		if (packet_read(st, off, err, errlen)) {
+			if (!live)
+				return -1;
+			st->size = off;
+			break;
+		}
 		off += st->pkt_bits / 8;
 	}
 	st->sc = NULL;
@@ -307,6 +366,54 @@ static void stream_free(struct rd_stream *st)
 	rd_out_release(&st->pctx);
 	free(st->path);
 	free(st);
+}
+
+/* A live stream starts after what an earlier pass read (0: failure). */
+static int stream_resume(const struct rd_reader *r, struct rd_stream *st)
+{
+	const struct rd_stream_pos *pos = r->live->find(r->live->arg, st->path);
+
+	if (!pos)
+		return 0;
+	if (pos->offset > st->size)
+		return -1;	/* the file shrank: not ours to follow */
+	st->start = pos->offset;
+	st->prev_valid = pos->prev_valid;
+	st->prev_end = pos->prev_end;
+	st->prev_seq = pos->prev_seq;
+	st->prev_discarded = pos->prev_discarded;
+	return 0;
+}
+
+void rd_reader_stream_pos(const struct rd_reader *r, size_t i,
+			  struct rd_stream_pos *pos)
+{
+	const struct rd_stream *st = r->streams[i];
+
+	pos->offset = st->size;
+	pos->prev_valid = st->prev_valid;
+	pos->prev_end = st->prev_end;
+	pos->prev_seq = st->prev_seq;
+	pos->prev_discarded = st->prev_discarded;
+}
+
+/*
+ * A stream without stream_instance_id gets babeltrace2's automatic id:
+ * how many such streams of its trace and stream class came before it
+ * (files in name order).
+ */
+static uint64_t auto_stream_id(const struct rd_reader *r, const struct rd_stream *st)
+{
+	uint64_t n = 0;
+	size_t i;
+
+	for (i = 0; i < r->nr_streams; i++) {
+		const struct rd_stream *o = r->streams[i];
+
+		n += o->trace == st->trace && o->stream_id == st->stream_id &&
+		     !o->has_instance_id;
+	}
+	return n;
 }
 
 static int stream_open(struct rd_reader *r, struct rd_trace *t, const char *name,
@@ -341,8 +448,14 @@ static int stream_open(struct rd_reader *r, struct rd_trace *t, const char *name
 		set_err(err, errlen, "%s: %s", st->path, strerror(errno));
 		goto fail;
 	}
-	if (stream_index(st, err, errlen))
+	if (r->live && stream_resume(r, st)) {
+		set_err(err, errlen, "%s: shorter than when last read", st->path);
 		goto fail;
+	}
+	if (stream_index(st, r->live != NULL, err, errlen))
+		goto fail;
+	if (!st->has_instance_id)
+		st->instance_id = auto_stream_id(r, st);
 	r->streams[r->nr_streams++] = st;
 	return 0;
 fail:
@@ -413,8 +526,9 @@ static int open_trace_dir(struct rd_reader *r, const char *root, const char *dir
 	size_t n, i;
 	int ret = 0;
 
-	if (trace_load(r, root, dir, err, errlen) ||
-	    list_dir(dir, false, &names, &n, err, errlen))
+	if (trace_load(r, root, dir, err, errlen))
+		return r->live ? 0 : -1;	/* live: its metadata is not written yet */
+	if (list_dir(dir, false, &names, &n, err, errlen))
 		return -1;
 	for (i = 0; i < n && !ret; i++)
 		ret = stream_open(r, r->traces[r->nr_traces - 1], names[i], err, errlen);
@@ -466,6 +580,7 @@ static void queue_msg(struct rd_stream *st, enum rd_msg_kind kind, uint64_t coun
 	m->end_ns = rd_clock_ns(c, end);
 	m->ns = m->begin_ns;
 	m->vtid = -1;
+	m->cpu = st->cpu;
 }
 
 /* babeltrace2's discarded-events and discarded-packets reports. */
@@ -490,15 +605,87 @@ static void packet_reports(struct rd_stream *st)
 	st->prev_discarded = st->discarded;
 }
 
+/*
+ * The contexts and payload of an event by their plans, from
+ * st->ev_ctx_pos; printed as rd_reader_print_event() does when `o`.
+ * On success *end_pos and *vtid are set; -1 leaves `o` as it was for
+ * the generic walker, which then says what is wrong.
+ */
+static int event_plan_walk(struct rd_stream *st, const struct rd_stream_class *sc,
+			   const struct rd_event_class *ec, uint64_t *end_pos,
+			   int64_t *vtid, struct rd_out *o)
+{
+	const uint8_t *base = st->map + st->pkt_off;
+	uint64_t pos = st->ev_ctx_pos, end = st->content_bits;
+	size_t len = o ? o->len : 0;
+	int64_t tid = -1;
+
+	if ((sc->plan_context && (rd_plan_walk(sc->plan_context, base, &pos, end, &tid, o) ||
+				  (o && (rd_out_mem(o, ", ", 2), 0)))) ||
+	    (ec->plan_context && (rd_plan_walk(ec->plan_context, base, &pos, end, &tid, o) ||
+				  (o && (rd_out_mem(o, ", ", 2), 0)))) ||
+	    (ec->plan_fields && rd_plan_walk(ec->plan_fields, base, &pos, end, &tid, o))) {
+		if (o)
+			o->len = len;
+		return -1;
+	}
+	*end_pos = pos;
+	*vtid = tid;
+	return 0;
+}
+
+/* The event of class `ec` at `cycles`, read up to end_pos. */
+static void event_queue(struct rd_stream *st, const struct rd_event_class *ec,
+			uint64_t cycles, uint64_t end_pos, int64_t vtid)
+{
+	struct rd_msg *m = &st->pending[st->nr_pending++];
+
+	m->kind = RD_MSG_EVENT;
+	m->stream = st;
+	m->ns = rd_clock_ns(&st->trace->md.clock, cycles);
+	m->ec = ec;
+	m->cycles = cycles;
+	m->vtid = vtid;
+	m->cpu = st->cpu;
+	m->count = 0;
+	m->begin_ns = m->end_ns = 0;
+	st->pos = end_pos;
+}
+
+/*
+ * The fast path of event_read(): header, contexts and payload by their
+ * plans.  -1 when the generic walker must decode the event.
+ */
+static int event_read_fast(struct rd_stream *st)
+{
+	const struct rd_stream_class *sc = st->sc;
+	const struct rd_event_class *ec;
+	uint64_t pos = st->pos, id;
+	int64_t vtid;
+
+	if (!sc->plan_header || !sc->fast ||
+	    rd_header_walk(sc->plan_header, st, &pos, st->content_bits, &id) ||
+	    id >= sc->nr_events || !(ec = sc->events[id]) || !ec->fast)
+		return -1;
+	st->ev_ctx_pos = pos;
+	if (event_plan_walk(st, sc, ec, &pos, &vtid, NULL))
+		return -1;
+	event_queue(st, ec, st->clock, pos, vtid);
+	return 0;
+}
+
 /* Decode the next event of the current packet into st->pending. */
 static int event_read(struct rd_stream *st, char *err, size_t errlen)
 {
 	const struct rd_stream_class *sc = st->sc;
 	const struct rd_event_class *ec;
-	struct rd_msg *m = &st->pending[st->nr_pending];
-	uint64_t start = st->pos;
-	struct rd_walk w = walk_init(st, SCOPE_EVENT_HEADER, st->pos, st->content_bits);
+	uint64_t start = st->pos, cycles;
+	struct rd_walk w;
 
+	if (!event_read_fast(st))
+		return 0;
+	/* the generic walker (a clock field applied twice is the same) */
+	w = walk_init(st, SCOPE_EVENT_HEADER, st->pos, st->content_bits);
 	if (sc->event_header && rd_walk_struct(&w, sc->event_header, true))
 		goto bad;
 	if (!w.has_id && sc->nr_events > 1) {
@@ -511,8 +698,7 @@ static int event_read(struct rd_stream *st, char *err, size_t errlen)
 			st->pkt_off + (size_t)(start / 8), w.id, sc->id);
 		return -1;
 	}
-	memset(m, 0, sizeof(*m));
-	m->cycles = st->clock;
+	cycles = st->clock;	/* the header's time */
 	st->ev_ctx_pos = w.pos;
 	w.scope = SCOPE_STREAM_EVENT_CONTEXT;
 	w.depth = 0;
@@ -526,13 +712,7 @@ static int event_read(struct rd_stream *st, char *err, size_t errlen)
 		snprintf(w.err, sizeof(w.err), "empty event record");
 		goto bad;
 	}
-	st->pos = w.pos;
-	m->kind = RD_MSG_EVENT;
-	m->stream = st;
-	m->ec = ec;
-	m->vtid = w.vtid;
-	m->ns = rd_clock_ns(&st->trace->md.clock, m->cycles);
-	st->nr_pending++;
+	event_queue(st, ec, cycles, w.pos, w.vtid);
 	return 0;
 bad:
 	return set_err(err, errlen, "%s: offset %zu: event: %s", st->path,
@@ -545,7 +725,7 @@ static int stream_advance(struct rd_stream *st, char *err, size_t errlen)
 	st->nr_pending = st->next_pending = 0;
 	for (;;) {
 		if (!st->in_packet) {
-			size_t off = st->first_packet ? 0 : st->pkt_off + st->pkt_bits / 8;
+			size_t off = st->first_packet ? st->start : st->pkt_off + st->pkt_bits / 8;
 
 			if (off >= st->size)
 				return 1;
@@ -664,17 +844,29 @@ int rd_reader_print_event(struct rd_reader *r, const struct rd_msg *m,
 {
 	struct rd_stream *st = (struct rd_stream *)m->stream;
 	const struct rd_stream_class *sc = st->sc;
-	struct rd_walk w = walk_init(st, SCOPE_OTHER, st->ev_ctx_pos, st->content_bits);
+	struct rd_walk w;
+	uint64_t end_pos;
+	int64_t vtid;
 
+	if (m->ec->head) {
+		rd_out_padded(o, m->ec->head, m->ec->head_len);
+	} else {
+		rd_out_str(o, st->trace->prefix);
+		rd_out_str(o, m->ec->name);
+		rd_out_str(o, ": ");
+	}
+	if (st->sc->packet_context) {
+		if (st->pctx.cap >= RD_OUT_PAD)	/* readable that far */
+			rd_out_padded(o, st->pctx.buf, st->pctx.len);
+		else
+			rd_out_mem(o, st->pctx.buf, st->pctx.len);
+		rd_out_mem(o, ", ", 2);
+	}
+	if (sc->fast && m->ec->fast && !event_plan_walk(st, sc, m->ec, &end_pos, &vtid, o))
+		goto done;
+	w = walk_init(st, SCOPE_OTHER, st->ev_ctx_pos, st->content_bits);
 	w.roles = false;
 	w.o = o;
-	rd_out_str(o, st->trace->prefix);
-	rd_out_str(o, m->ec->name);
-	rd_out_str(o, ": ");
-	if (st->sc->packet_context) {
-		rd_out_mem(o, st->pctx.buf, st->pctx.len);
-		rd_out_str(o, ", ");
-	}
 	if ((sc->event_context && (rd_walk_struct(&w, sc->event_context, true) ||
 				   (rd_out_str(o, ", "), 0))) ||
 	    (m->ec->context && (rd_walk_struct(&w, m->ec->context, true) ||
@@ -682,16 +874,85 @@ int rd_reader_print_event(struct rd_reader *r, const struct rd_msg *m,
 	    (m->ec->fields && rd_walk_struct(&w, m->ec->fields, true)))
 		return set_err(r->err, sizeof(r->err), "%s: offset %zu: event: %s",
 			       st->path, st->pkt_off + (size_t)(w.pos / 8), w.err);
+done:
 	if (!m->ec->fields && o->len >= 2)
 		o->len -= 2;	/* no payload: drop the last ", " */
 	rd_out_char(o, '\n');
 	return 0;
 }
 
+/* A walker at the payload of event `m`: its contexts skipped. */
+static int walk_to_payload(const struct rd_msg *m, struct rd_walk *w)
+{
+	struct rd_stream *st = (struct rd_stream *)m->stream;
+	const struct rd_stream_class *sc = st->sc;
+
+	*w = walk_init(st, SCOPE_OTHER, st->ev_ctx_pos, st->content_bits);
+	w->roles = false;
+	if ((sc->event_context && rd_walk_struct(w, sc->event_context, true)) ||
+	    (m->ec->context && rd_walk_struct(w, m->ec->context, true)))
+		return -1;
+	return 0;
+}
+
+static int payload_error(struct rd_reader *r, const struct rd_walk *w)
+{
+	return set_err(r->err, sizeof(r->err), "%s: offset %zu: event: %s",
+		       w->st->path, w->st->pkt_off + (size_t)(w->pos / 8), w->err);
+}
+
+int rd_reader_print_payload(struct rd_reader *r, const struct rd_msg *m,
+			    struct rd_out *o)
+{
+	struct rd_walk w;
+
+	if (walk_to_payload(m, &w))
+		return payload_error(r, &w);
+	w.o = o;
+	if (m->ec->fields && rd_walk_struct(&w, m->ec->fields, true))
+		return payload_error(r, &w);
+	return 0;
+}
+
+int rd_reader_event_fields(struct rd_reader *r, const struct rd_msg *m,
+			   struct rd_value *v, size_t n)
+{
+	struct rd_walk w;
+
+	if (!m->ec->fields)
+		return 0;
+	if (walk_to_payload(m, &w))
+		return payload_error(r, &w);
+	w.capture = v;
+	w.nr_capture = n;
+	if (rd_walk_struct(&w, m->ec->fields, true))
+		return payload_error(r, &w);
+	return (int)m->ec->fields->u.s.nr;
+}
+
+int rd_event_field_index(const struct rd_event_class *ec, const char *name)
+{
+	size_t i;
+
+	if (!ec->fields)
+		return -1;
+	for (i = 0; i < ec->fields->u.s.nr; i++) {
+		if (!strcmp(ec->fields->u.s.members[i].name, name))
+			return (int)i;
+	}
+	return -1;
+}
+
 /* ---- open / close ---- */
 
 int rd_reader_open(struct rd_reader **rp, const char *const *paths, size_t n,
 		   char *err, size_t errlen)
+{
+	return rd_reader_open_live(rp, paths, n, NULL, err, errlen);
+}
+
+int rd_reader_open_live(struct rd_reader **rp, const char *const *paths, size_t n,
+			const struct rd_live *live, char *err, size_t errlen)
 {
 	struct rd_reader *r = calloc(1, sizeof(*r));
 	size_t i, before;
@@ -701,6 +962,7 @@ int rd_reader_open(struct rd_reader **rp, const char *const *paths, size_t n,
 	*rp = NULL;
 	if (!r)
 		return set_err(err, errlen, "out of memory");
+	r->live = live;
 	for (i = 0; i < n; i++) {
 		root = normalize_path(paths[i]);
 		if (!root) {
@@ -719,7 +981,7 @@ int rd_reader_open(struct rd_reader **rp, const char *const *paths, size_t n,
 			goto fail;
 		}
 		free(root);
-		if (r->nr_traces == before) {
+		if (r->nr_traces == before && !live) {
 			set_err(err, errlen, "%s: no trace found (no 'metadata' file)", paths[i]);
 			goto fail;
 		}
@@ -760,3 +1022,7 @@ uint64_t rd_stream_class_id(const struct rd_stream *s) { return s->stream_id; }
 uint64_t rd_stream_id(const struct rd_stream *s) { return s->instance_id; }
 const struct rd_metadata *rd_trace_metadata(const struct rd_trace *t) { return &t->md; }
 const char *rd_trace_name(const struct rd_trace *t) { return t->name; }
+size_t rd_reader_nr_streams(const struct rd_reader *r) { return r->nr_streams; }
+const struct rd_stream *rd_reader_stream(const struct rd_reader *r, size_t i) { return r->streams[i]; }
+size_t rd_reader_nr_traces(const struct rd_reader *r) { return r->nr_traces; }
+const struct rd_trace *rd_reader_trace(const struct rd_reader *r, size_t i) { return r->traces[i]; }

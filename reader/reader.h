@@ -36,7 +36,8 @@ struct rd_msg {
 	/* RD_MSG_EVENT */
 	const struct rd_event_class *ec;
 	uint64_t cycles;
-	int64_t vtid;			/* -1 when the stream has none */
+	int64_t vtid;			/* vtid or tid; -1 when none */
+	int64_t cpu;			/* packet's cpu_id; -1 when none */
 	/* RD_MSG_DISCARDED_*: count is UINT64_MAX when unknown */
 	uint64_t count;
 	int64_t begin_ns, end_ns;
@@ -44,12 +45,47 @@ struct rd_msg {
 
 struct rd_out;
 
+/*
+ * Following traces that are still being written (ust view --live):
+ * where a stream file was read up to, and the state of its last packet
+ * (for the discarded-events reports of the next one).
+ */
+struct rd_stream_pos {
+	size_t offset;		/* bytes: the whole packets read */
+	bool prev_valid;
+	uint64_t prev_end, prev_seq, prev_discarded;
+};
+
+struct rd_live {
+	/* Where to start stream `path`: NULL for its beginning. */
+	const struct rd_stream_pos *(*find)(void *arg, const char *path);
+	void *arg;
+};
+
 int rd_reader_open(struct rd_reader **r, const char *const *paths, size_t n,
 		   char *err, size_t errlen);
+/*
+ * The same, for traces being written: each stream starts where `live`
+ * says; a trace whose metadata does not parse yet, a directory without
+ * traces yet and a stream's incomplete last packet are left for a later
+ * call instead of being errors.
+ */
+int rd_reader_open_live(struct rd_reader **r, const char *const *paths, size_t n,
+			const struct rd_live *live, char *err, size_t errlen);
+/* Where stream `i` ends: what the next rd_reader_open_live() continues. */
+void rd_reader_stream_pos(const struct rd_reader *r, size_t i,
+			  struct rd_stream_pos *pos);
+
 /* 1: *m filled; 0: the end; -1: error (rd_reader_error()). */
 int rd_reader_next(struct rd_reader *r, struct rd_msg *m);
 const char *rd_reader_error(const struct rd_reader *r);
 void rd_reader_close(struct rd_reader *r);
+
+/* Every stream and trace the reader opened, in its order. */
+size_t rd_reader_nr_streams(const struct rd_reader *r);
+const struct rd_stream *rd_reader_stream(const struct rd_reader *r, size_t i);
+size_t rd_reader_nr_traces(const struct rd_reader *r);
+const struct rd_trace *rd_reader_trace(const struct rd_reader *r, size_t i);
 
 /* The trace and stream of a message. */
 const struct rd_trace *rd_stream_trace(const struct rd_stream *s);
@@ -67,6 +103,39 @@ const char *rd_trace_name(const struct rd_trace *t);
  */
 int rd_reader_print_event(struct rd_reader *r, const struct rd_msg *m,
 			  struct rd_out *o);
+
+/* Only the payload of event `m`, as babeltrace2 prints it ("{ a = 1 }"). */
+int rd_reader_print_payload(struct rd_reader *r, const struct rd_msg *m,
+			    struct rd_out *o);
+
+/* The value of one top-level payload field (rd_reader_event_fields()). */
+enum rd_value_kind {
+	RD_VAL_INT,		/* u (i for signed: the same bits) */
+	RD_VAL_STRING,		/* str, len bytes (a string or a text array) */
+	RD_VAL_OTHER,		/* float, struct, array...: not given */
+};
+
+struct rd_value {
+	enum rd_value_kind kind;
+	union {
+		uint64_t u;
+		int64_t i;
+	};
+	const char *str;	/* inside the trace: not NUL-terminated */
+	size_t len;
+};
+
+/*
+ * The top-level payload fields of event `m` (the last one
+ * rd_reader_next() returned), in declaration order: v[i] is member i
+ * of m->ec->fields.  Fills at most `n`; returns how many the event has,
+ * or -1 with rd_reader_error() set when the payload is bad.
+ */
+int rd_reader_event_fields(struct rd_reader *r, const struct rd_msg *m,
+			   struct rd_value *v, size_t n);
+
+/* Index of payload member `name` of `ec` (without its leading '_'), or -1. */
+int rd_event_field_index(const struct rd_event_class *ec, const char *name);
 
 /* A growable output buffer that flushes to a FILE. */
 struct rd_out {
@@ -91,6 +160,21 @@ static inline char *rd_out_room(struct rd_out *o, size_t n)
 static inline void rd_out_mem(struct rd_out *o, const char *s, size_t n)
 {
 	__builtin_memcpy(rd_out_room(o, n), s, n);
+	o->len += n;
+}
+
+/*
+ * `n` bytes of `s` when `s` can be read for RD_OUT_PAD bytes: one
+ * fixed-size copy instead of a call to memcpy.
+ */
+#define RD_OUT_PAD	64
+static inline void rd_out_padded(struct rd_out *o, const char *s, size_t n)
+{
+	if (n > RD_OUT_PAD) {
+		rd_out_mem(o, s, n);
+		return;
+	}
+	__builtin_memcpy(rd_out_room(o, RD_OUT_PAD), s, RD_OUT_PAD);
 	o->len += n;
 }
 

@@ -1314,6 +1314,22 @@ static void clock_normalize(struct rd_clock *c)
 	}
 }
 
+/*
+ * Cycles to ns the way babeltrace2 2.0 does it, so that the printed
+ * times match to the nanosecond: the offset in seconds exactly, then the
+ * offset cycles and the value each converted through a double and
+ * truncated (exact when freq is 1 GHz).
+ */
+static uint64_t cycles_to_ns(uint64_t freq, uint64_t cycles)
+{
+	double ns;
+
+	if (freq == 1000000000)
+		return cycles;
+	ns = (1e9 * (double)cycles) / (double)freq;
+	return ns >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)ns;
+}
+
 int rd_metadata_parse(struct rd_metadata *md, const char *text, size_t len,
 		      char *err, size_t errlen)
 {
@@ -1334,6 +1350,7 @@ int rd_metadata_parse(struct rd_metadata *md, const char *text, size_t len,
 		fail(&ps, "NUL byte in metadata");
 	} else if (!next(&ps) && !parse_top(&ps) && !check_streams(&ps)) {
 		clock_normalize(&md->clock);
+		rd_clock_set_origin(&md->clock);
 		return 0;
 	}
 	rd_metadata_release(md);
@@ -1342,6 +1359,21 @@ int rd_metadata_parse(struct rd_metadata *md, const char *text, size_t len,
 
 void rd_metadata_release(struct rd_metadata *md)
 {
+	size_t i, j;
+
+	for (i = 0; i < md->nr_streams; i++) {
+		struct rd_stream_class *sc = &md->streams[i];
+
+		free(sc->plan_context);
+		free(sc->plan_header);
+		for (j = 0; j < sc->nr_events; j++) {
+			if (sc->events[j]) {
+				free(sc->events[j]->plan_context);
+				free(sc->events[j]->plan_fields);
+				free(sc->events[j]->head);
+			}
+		}
+	}
 	arena_free(md->arena);
 	memset(md, 0, sizeof(*md));
 }
@@ -1365,24 +1397,13 @@ const struct rd_stream_class *rd_metadata_stream(const struct rd_metadata *md,
 	return &md->streams[id];
 }
 
-/*
- * Cycles to ns the way babeltrace2 2.0 does it, so that the printed
- * times match to the nanosecond: the offset in seconds exactly, then the
- * offset cycles and the value each converted through a double and
- * truncated (exact when freq is 1 GHz).
- */
-static uint64_t cycles_to_ns(uint64_t freq, uint64_t cycles)
-{
-	double ns;
 
-	if (freq == 1000000000)
-		return cycles;
-	ns = (1e9 * (double)cycles) / (double)freq;
-	return ns >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)ns;
+void rd_clock_set_origin(struct rd_clock *c)
+{
+	c->origin_ns = c->offset_s * 1000000000LL + (int64_t)cycles_to_ns(c->freq, c->offset);
 }
 
 int64_t rd_clock_ns(const struct rd_clock *c, uint64_t cycles)
 {
-	return c->offset_s * 1000000000LL + (int64_t)cycles_to_ns(c->freq, c->offset) +
-	       (int64_t)cycles_to_ns(c->freq, cycles);
+	return c->origin_ns + (int64_t)cycles_to_ns(c->freq, cycles);
 }

@@ -31,6 +31,8 @@ enum rd_kind {
 };
 
 struct rd_type;
+struct rd_plan;		/* plan.h: the reader's fast paths */
+struct rd_header_plan;
 
 /* A struct member or a variant option. */
 struct rd_member {
@@ -96,6 +98,11 @@ struct rd_event_class {
 	int64_t loglevel;	/* -1 when none */
 	struct rd_type *context;	/* may be NULL */
 	struct rd_type *fields;		/* may be NULL */
+	/* fast path (reader): both set, or `fast` false */
+	struct rd_plan *plan_context, *plan_fields;
+	bool fast;
+	char *head;		/* "host:proc:(vpid) name: " */
+	size_t head_len;
 };
 
 struct rd_stream_class {
@@ -106,6 +113,9 @@ struct rd_stream_class {
 	struct rd_event_class **events;	/* indexed by id, NULL holes */
 	size_t nr_events;
 	bool defined;
+	struct rd_plan *plan_context;	/* fast path of event_context */
+	bool fast;
+	struct rd_header_plan *plan_header;	/* fast path of event_header */
 };
 
 struct rd_clock {
@@ -113,6 +123,7 @@ struct rd_clock {
 	uint64_t freq;
 	int64_t offset_s;	/* normalized: offset < freq */
 	uint64_t offset;
+	int64_t origin_ns;	/* offset_s and offset in ns (rd_clock_ns()) */
 	bool absolute;
 	bool has_uuid;
 	uint8_t uuid[16];
@@ -145,6 +156,8 @@ const struct rd_env *rd_metadata_env(const struct rd_metadata *md,
 const struct rd_stream_class *rd_metadata_stream(const struct rd_metadata *md,
 						 uint64_t id);
 
+/* Set c->origin_ns from the offsets (the parser does it for its clocks). */
+void rd_clock_set_origin(struct rd_clock *c);
 /* ns from origin of clock value `cycles`, exactly as babeltrace2 2.0 does. */
 int64_t rd_clock_ns(const struct rd_clock *c, uint64_t cycles);
 

@@ -8,8 +8,10 @@ expect_err ""
 printf '%s\n' "$out" | grep -q '^Usage: ust \[OPTION\.\.\.\] COMMAND \[ARGS\]$' ||
 	fail "--help: no usage line in [$out]"
 printf '%s\n' "$out" | grep -q '^  record ' || fail "--help: record not listed"
-printf '%s\n' "$out" | grep -q '^  view ' || fail "--help: view not listed"
-for cmd in report export list ctl snapshot; do
+for cmd in view report export; do
+	printf '%s\n' "$out" | grep -q "^  $cmd " || fail "--help: $cmd not listed"
+done
+for cmd in list ctl snapshot; do
 	printf '%s\n' "$out" | grep -q "^  $cmd " &&
 		fail "--help lists '$cmd', which does not exist yet"
 done
@@ -41,7 +43,7 @@ run "$UST" help
 expect_rc 0
 printf '%s\n' "$out" | grep -q '^  record ' || fail "'ust help': record not listed"
 
-for cmd in report export list ctl snapshot frobnicate; do
+for cmd in list ctl snapshot frobnicate; do
 	expect_fail 2 "ust: unknown command '$cmd' (see 'ust --help')" -- "$UST" "$cmd"
 	expect_fail 2 "ust: unknown command '$cmd' (see 'ust --help')" -- "$UST" help "$cmd"
 done

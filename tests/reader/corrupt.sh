@@ -68,3 +68,20 @@ while [ $i -lt 20 ]; do
 	[ $rc -le 1 ] || fail "damage at $off: exit status $rc: $(cat "$WORK/err")"
 	i=$((i + 1))
 done
+
+# `ust report` and `ust export` read traces with the same reader: the
+# same one-line error, under their own name
+for cmd in report export; do
+	set +e
+	if [ $cmd = export ]; then
+		$VG "$UST" export --format=csv "$WORK/truncated" >/dev/null 2>"$WORK/err"
+	else
+		$VG "$UST" report "$WORK/truncated" >/dev/null 2>"$WORK/err"
+	fi
+	rc=$?
+	set -e
+	[ $rc = 1 ] || fail "ust $cmd of a truncated trace: exit status $rc: $(cat "$WORK/err")"
+	[ "$(wc -l <"$WORK/err")" = 1 ] || fail "ust $cmd: not one line: $(cat "$WORK/err")"
+	grep -Eq "^ust $cmd: $P: offset [0-9]*: packet size [0-9]* runs past the end of the file \\($((size - 100)) bytes\\)\$" "$WORK/err" ||
+		fail "ust $cmd: got: $(cat "$WORK/err")"
+done

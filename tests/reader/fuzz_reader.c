@@ -18,6 +18,16 @@
 #include "reader.h"
 
 static char dir[64];
+static struct rd_stream_pos resume;
+
+static const struct rd_stream_pos *resume_at(void *arg, const char *path)
+{
+	(void)arg;
+	(void)path;
+	return &resume;
+}
+
+static const struct rd_live live = { resume_at, NULL };
 
 static void put(const char *name, const uint8_t *p, size_t n)
 {
@@ -33,6 +43,28 @@ static void put(const char *name, const uint8_t *p, size_t n)
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Every message: printed, its payload alone, and its field values. */
+static void read_all(struct rd_reader *r)
+{
+	struct rd_value v[8];
+	struct rd_msg m;
+	struct rd_out o;
+
+	rd_out_init(&o, NULL);
+	while (rd_reader_next(r, &m) > 0) {
+		o.len = 0;
+		if (m.kind == RD_MSG_EVENT &&
+		    (rd_reader_print_event(r, &m, &o) || rd_reader_print_payload(r, &m, &o) ||
+		     rd_reader_event_fields(r, &m, v, 8) < 0))
+			break;
+	}
+	if (rd_reader_nr_streams(r))
+		rd_reader_stream_pos(r, 0, &resume);
+	resume.offset /= 2;	/* maybe not a packet boundary: must not crash */
+	rd_out_release(&o);
+	rd_reader_close(r);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -52,15 +84,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	put("metadata", data, sep - data);
 	put("ust_0", sep + (sep < data + size ? 4 : 0),
 	    size - (sep - data) - (sep < data + size ? 4 : 0));
-	if (rd_reader_open(&r, paths, 1, err, sizeof(err)))
-		return 0;
-	rd_out_init(&o, NULL);
-	while (rd_reader_next(r, &m) > 0) {
-		o.len = 0;
-		if (m.kind == RD_MSG_EVENT && rd_reader_print_event(r, &m, &o))
-			break;
-	}
-	rd_out_release(&o);
-	rd_reader_close(r);
+	if (!rd_reader_open(&r, paths, 1, err, sizeof(err)))
+		read_all(r);
+	/* following it live, from a packet boundary the first pass saw */
+	if (!rd_reader_open_live(&r, paths, 1, &live, err, sizeof(err)))
+		read_all(r);
 	return 0;
 }

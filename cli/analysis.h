@@ -1,0 +1,91 @@
+/*
+ * analysis.h - what `ust report` runs: each analysis sees every event of
+ * the classes it asked for, merged by time, then prints its section.
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Adding one (e.g. a function profile): write an analysis-NAME.c that
+ * defines a `const struct analysis`, list it in report.c's table with
+ * its option.  classify() runs once per event class and returns a tag
+ * (> 0) for the classes it wants, 0 for the others; event() then gets
+ * that tag, so it never compares names per event.
+ */
+#ifndef UST_CLI_ANALYSIS_H
+#define UST_CLI_ANALYSIS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "reader.h"
+
+struct tasks;
+
+#define REPORT_MAX_FIELDS	64	/* payload fields an analysis can read */
+
+/* What every analysis may read. */
+struct report_ctx {
+	struct rd_reader *reader;
+	struct tasks *tasks;		/* tid -> pid and command (tasks.h) */
+	int64_t first_ns, last_ns;	/* of every message seen */
+	uint64_t nr_events;
+	unsigned int top;		/* --top N: rows of the long lists */
+	int64_t interval_ns;		/* --interval; 0: a tenth of the trace */
+	bool gmt;			/* --clock-gmt */
+	FILE *out;			/* where print() writes */
+};
+
+struct analysis {
+	const char *name;		/* its option: --NAME */
+	const char *help;
+	bool by_default;		/* on when no section is picked */
+	void *(*create)(struct report_ctx *c);
+	/*
+	 * Once per event class of trace `t`: a tag > 0 to get its events,
+	 * 0 to ignore them.  *fields: event() needs the payload values.
+	 */
+	int (*classify)(void *a, const struct rd_trace *t,
+			const struct rd_event_class *ec, bool *fields);
+	/* `v` holds the payload's top-level fields when asked, else NULL. */
+	void (*event)(void *a, struct report_ctx *c, const struct rd_msg *m,
+		      int tag, const struct rd_value *v);
+	/* Discarded events or packets (may be NULL). */
+	void (*discarded)(void *a, struct report_ctx *c, const struct rd_msg *m);
+	void (*print)(void *a, struct report_ctx *c, FILE *out);
+	void (*destroy)(void *a);
+};
+
+extern const struct analysis analysis_events;
+extern const struct analysis analysis_losses;
+extern const struct analysis analysis_threads;
+extern const struct analysis analysis_cpu;
+extern const struct analysis analysis_syscalls;
+
+/* Helpers of the sections. */
+void report_heading(FILE *out, const char *title);
+/* "HH:MM:SS.NNNNNNNNN" of `ns` (local time or c->gmt) into buf[32]. */
+const char *report_time(const struct report_ctx *c, int64_t ns, char *buf);
+/* "S.NNNNNNNNN" of a duration into buf[32]. */
+const char *report_secs(int64_t ns, char *buf);
+/* Microseconds with 3 decimals ("12.345") of `ns` into buf[32]. */
+const char *report_usecs(double ns, char *buf);
+/* The value of field `idx` when it is an integer, else `dflt`. */
+int64_t report_int(const struct rd_value *v, int idx, int64_t dflt);
+/* Field `idx` when it is text, else "", as a C string in buf[size]. */
+const char *report_str(const struct rd_value *v, int idx, char *buf, size_t size);
+/*
+ * The process of thread `tid` of trace `t`: the trace's vpid and
+ * procname for a user trace; the tasks table's for the kernel trace
+ * (pid = tid and "" when unknown).
+ */
+int64_t report_pid(const struct report_ctx *c, const struct rd_trace *t, int64_t tid);
+const char *report_comm(const struct report_ctx *c, const struct rd_trace *t,
+			int64_t tid);
+bool report_is_kernel(const struct rd_trace *t);
+/* A classify() that takes every event, without its fields. */
+int report_every_class(void *a, const struct rd_trace *t,
+		       const struct rd_event_class *ec, bool *fields);
+/* malloc() that aborts on memory exhaustion, zeroed. */
+void *report_zalloc(size_t size);
+
+#endif /* UST_CLI_ANALYSIS_H */

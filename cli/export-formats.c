@@ -1,0 +1,441 @@
+/*
+ * export-formats.c - the formats of `ust export`, each an analysis
+ * (analysis.h) that writes to c->out: csv (one row per event), chrome
+ * (the Trace Event JSON of chrome://tracing and Perfetto) and folded
+ * (stack;frames count lines for flame graphs).  doc/ust-export.md.
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "kstate.h"
+#include "tasks.h"
+#include "u64map.h"
+
+/* ---- csv ---- */
+
+struct csv {
+	struct rd_out payload;
+};
+
+static void *csv_create(struct report_ctx *c)
+{
+	struct csv *x = report_zalloc(sizeof(*x));
+
+	rd_out_init(&x->payload, NULL);
+	fputs("time_ns,event,trace,cpu,pid,tid,fields\n", c->out);
+	return x;
+}
+
+/* RFC 4180: in double quotes, a double quote doubled. */
+static void csv_quoted(FILE *out, const char *s, size_t n)
+{
+	size_t i;
+
+	fputc('"', out);
+	for (i = 0; i < n; i++) {
+		if (s[i] == '"')
+			fputc('"', out);
+		fputc(s[i], out);
+	}
+	fputc('"', out);
+}
+
+static void csv_event(void *a, struct report_ctx *c, const struct rd_msg *m,
+		      int tag, const struct rd_value *v)
+{
+	struct csv *x = a;
+	const struct rd_trace *t = rd_stream_trace(m->stream);
+
+	(void)tag;
+	(void)v;
+	x->payload.len = 0;
+	if (rd_reader_print_payload(c->reader, m, &x->payload))
+		x->payload.len = 0;	/* the reader stops at the next event */
+	fprintf(c->out, "%" PRId64 ",", m->ns);
+	csv_quoted(c->out, m->ec->name, strlen(m->ec->name));
+	fputc(',', c->out);
+	csv_quoted(c->out, rd_trace_name(t), strlen(rd_trace_name(t)));
+	fprintf(c->out, ",%" PRId64 ",%" PRId64 ",%" PRId64 ",", m->cpu,
+		report_pid(c, t, m->vtid), m->vtid);
+	csv_quoted(c->out, x->payload.buf, x->payload.len);
+	fputc('\n', c->out);
+}
+
+static void csv_destroy(void *a)
+{
+	struct csv *x = a;
+
+	rd_out_release(&x->payload);
+	free(x);
+}
+
+const struct analysis export_csv = {
+	.name = "csv",
+	.create = csv_create,
+	.classify = report_every_class,
+	.event = csv_event,
+	.destroy = csv_destroy,
+};
+
+/* ---- chrome ---- */
+
+enum chrome_tag {
+	CHROME_INSTANT = 1,
+	CHROME_SWITCH,
+	CHROME_SYSCALL,		/* + 2 * call (entry), + 2 * call + 1 (exit) */
+};
+
+struct thread_seen {
+	const struct rd_trace *trace;
+	int64_t tid;
+};
+
+struct chrome {
+	bool any;
+	struct sched_cpus cpus;
+	struct switch_fields sw;
+	const struct rd_trace *kernel;	/* of the sched_switch events */
+	struct syscall_pairs pairs;
+	const char **calls;
+	size_t nr_calls;
+	struct u64map threads;		/* (pid, tid) -> thread_seen */
+};
+
+static void *chrome_create(struct report_ctx *c)
+{
+	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", c->out);
+	return report_zalloc(sizeof(struct chrome));
+}
+
+/* A JSON string: bytes outside printable ASCII as \u00XX. */
+static void json_str(FILE *out, const char *s, size_t n)
+{
+	size_t i;
+
+	fputc('"', out);
+	for (i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+
+		if (ch == '"' || ch == '\\')
+			fprintf(out, "\\%c", ch);
+		else if (ch < 0x20 || ch >= 0x7f)
+			fprintf(out, "\\u%04x", ch);
+		else
+			fputc(ch, out);
+	}
+	fputc('"', out);
+}
+
+static int chrome_call(struct chrome *x, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < x->nr_calls; i++) {
+		if (!strcmp(x->calls[i], name))
+			return (int)i;
+	}
+	x->calls = realloc(x->calls, (x->nr_calls + 1) * sizeof(*x->calls));
+	if (!x->calls)
+		abort();
+	x->calls[x->nr_calls] = name;
+	return (int)x->nr_calls++;
+}
+
+static int chrome_classify(void *a, const struct rd_trace *t,
+			   const struct rd_event_class *ec, bool *fields)
+{
+	struct chrome *x = a;
+	const char *call;
+	bool entry;
+
+	*fields = true;
+	if (!report_is_kernel(t))
+		return CHROME_INSTANT;
+	if (!strcmp(ec->name, "sched_switch")) {
+		switch_fields_of(ec, &x->sw);
+		return CHROME_SWITCH;
+	}
+	call = syscall_of(ec->name, &entry);
+	if (call) {
+		*fields = false;
+		return CHROME_SYSCALL + 2 * chrome_call(x, call) + !entry;
+	}
+	return CHROME_INSTANT;
+}
+
+/* The common members of an event: name, category, phase, time, ids. */
+static void chrome_head(struct chrome *x, struct report_ctx *c, const char *name,
+			const char *cat, char ph, int64_t ns, const struct rd_trace *t,
+			int64_t tid)
+{
+	int64_t rel = ns - c->first_ns, pid = report_pid(c, t, tid);
+	struct thread_seen *seen;
+	uint64_t key = ((uint64_t)pid << 32) ^ (uint32_t)tid;
+
+	fputs(x->any ? ",\n{\"name\":" : "\n{\"name\":", c->out);
+	x->any = true;
+	json_str(c->out, name, strlen(name));
+	fprintf(c->out, ",\"cat\":\"%s\",\"ph\":\"%c\",\"ts\":%" PRId64 ".%03" PRId64
+		",\"pid\":%" PRId64 ",\"tid\":%" PRId64, cat, ph, rel / 1000, rel % 1000,
+		pid, tid);
+	if (!u64map_get(&x->threads, key)) {
+		seen = report_zalloc(sizeof(*seen));
+		seen->trace = t;
+		seen->tid = tid;
+		u64map_set(&x->threads, key, seen);
+	}
+}
+
+/* A complete ("X") event of [begin, end). */
+static void chrome_slice(struct chrome *x, struct report_ctx *c, const char *name,
+			 const char *cat, const struct rd_trace *t, int64_t tid,
+			 int64_t begin, int64_t end)
+{
+	int64_t d = end - begin;
+
+	chrome_head(x, c, name, cat, 'X', begin, t, tid);
+	fprintf(c->out, ",\"dur\":%" PRId64 ".%03" PRId64 "}", d / 1000, d % 1000);
+}
+
+static void chrome_args(struct report_ctx *c, const struct rd_event_class *ec,
+			const struct rd_value *v)
+{
+	size_t i, n = ec->fields ? ec->fields->u.s.nr : 0;
+	const char *sep = "";
+
+	fputs(",\"args\":{", c->out);
+	for (i = 0; i < n && i < REPORT_MAX_FIELDS; i++) {
+		const struct rd_member *mb = &ec->fields->u.s.members[i];
+		const struct rd_type *ty = mb->type->kind == RD_ENUM ?
+			mb->type->u.e.container : mb->type;
+
+		if (v[i].kind == RD_VAL_OTHER)
+			continue;
+		fputs(sep, c->out);
+		json_str(c->out, mb->name, mb->name_len);
+		fputc(':', c->out);
+		if (v[i].kind == RD_VAL_STRING)
+			json_str(c->out, v[i].str, v[i].len);
+		else if (ty->u.i.is_signed)
+			fprintf(c->out, "%" PRId64, v[i].i);
+		else
+			fprintf(c->out, "%" PRIu64, v[i].u);
+		sep = ",";
+	}
+	fputs("}}", c->out);
+}
+
+static void chrome_event(void *a, struct report_ctx *c, const struct rd_msg *m,
+			 int tag, const struct rd_value *v)
+{
+	struct chrome *x = a;
+	const struct rd_trace *t = rd_stream_trace(m->stream);
+	struct slice s;
+	int64_t begin;
+
+	if (tag == CHROME_INSTANT) {
+		chrome_head(x, c, m->ec->name, report_is_kernel(t) ? "kernel" : "ust",
+			    'i', m->ns, t, m->vtid);
+		fputs(",\"s\":\"t\"", c->out);
+		chrome_args(c, m->ec, v);
+	} else if (tag == CHROME_SWITCH) {
+		x->kernel = t;
+		if (sched_switch_at(&x->cpus, m->cpu, m->ns, report_int(v, x->sw.prev_tid, -1),
+				    report_int(v, x->sw.next_tid, -1), &s) && s.tid > 0)
+			chrome_slice(x, c, "running", "sched", t, s.tid, s.begin, s.end);
+	} else if ((tag - CHROME_SYSCALL) % 2 == 0) {
+		syscall_entered(&x->pairs, m->vtid, (tag - CHROME_SYSCALL) / 2, m->ns);
+	} else if (syscall_exited(&x->pairs, m->vtid, (tag - CHROME_SYSCALL) / 2, &begin)) {
+		chrome_slice(x, c, x->calls[(tag - CHROME_SYSCALL) / 2], "syscall", t,
+			     m->vtid, begin, m->ns);
+	}
+}
+
+/* A metadata event naming a thread (tid >= 0) or a process. */
+static void chrome_name(FILE *out, const char *what, int64_t pid, int64_t tid,
+			const char *name)
+{
+	fprintf(out, ",\n{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%" PRId64, what, pid);
+	if (tid >= 0)
+		fprintf(out, ",\"tid\":%" PRId64, tid);
+	fputs(",\"args\":{\"name\":", out);
+	json_str(out, name, strlen(name));
+	fputs("}}", out);
+}
+
+/* The slices still running, then the names of processes and threads. */
+static void chrome_print(void *a, struct report_ctx *c, FILE *out)
+{
+	struct chrome *x = a;
+	struct u64map pids = { 0 };
+	struct thread_seen **v;
+	struct slice s;
+	size_t i;
+
+	(void)out;
+	for (i = 0; i < KSTATE_MAX_CPUS; i++) {
+		if (sched_running(&x->cpus, i, c->last_ns, &s) && s.tid > 0 && s.end > s.begin)
+			chrome_slice(x, c, "running", "sched", x->kernel, s.tid,
+				     s.begin, s.end);
+	}
+	v = (struct thread_seen **)u64map_values(&x->threads);
+	for (i = 0; i < x->threads.nr; i++) {
+		int64_t pid = report_pid(c, v[i]->trace, v[i]->tid);
+
+		chrome_name(c->out, "thread_name", pid, v[i]->tid,
+			    report_comm(c, v[i]->trace, v[i]->tid));
+		if (u64map_get(&pids, (uint64_t)pid))
+			continue;
+		u64map_set(&pids, (uint64_t)pid, v[i]);
+		chrome_name(c->out, "process_name", pid, -1,
+			    *report_comm(c, v[i]->trace, pid) ?
+			    report_comm(c, v[i]->trace, pid) :
+			    report_comm(c, v[i]->trace, v[i]->tid));
+	}
+	u64map_free(&pids);
+	free(v);
+	fputs("\n]}\n", c->out);
+}
+
+static void chrome_destroy(void *a)
+{
+	struct chrome *x = a;
+
+	syscall_pairs_free(&x->pairs);
+	u64map_free_all(&x->threads);
+	free(x->calls);
+	free(x);
+}
+
+const struct analysis export_chrome = {
+	.name = "chrome",
+	.create = chrome_create,
+	.classify = chrome_classify,
+	.event = chrome_event,
+	.print = chrome_print,
+	.destroy = chrome_destroy,
+};
+
+/* ---- folded ---- */
+
+/*
+ * One line per stack: "COMMAND-PID;TID;EVENT COUNT".  Without function
+ * events the stack is the thread and the event name; a function
+ * profile adds the call stack frames between TID and the leaf.
+ */
+struct stack_count {
+	char *stack;
+	uint64_t count;
+};
+
+struct folded {
+	struct u64map stacks;		/* hash of the stack -> stack_count */
+	const struct rd_stream *last_stream;
+	const struct rd_event_class *last_ec;
+	int64_t last_tid;
+	struct stack_count *last;
+};
+
+static void *folded_create(struct report_ctx *c)
+{
+	(void)c;
+	return report_zalloc(sizeof(struct folded));
+}
+
+/* FNV-1a */
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 0x100000001b3ull;
+	return h;
+}
+
+static struct stack_count *stack_of(struct folded *x, char *stack)
+{
+	uint64_t h = hash_str(stack);
+	struct stack_count *sc;
+
+	/* probe on, past other stacks of the same hash */
+	while ((sc = u64map_get(&x->stacks, h)) && strcmp(sc->stack, stack))
+		h++;
+	if (sc) {
+		free(stack);
+		return sc;
+	}
+	sc = report_zalloc(sizeof(*sc));
+	sc->stack = stack;
+	u64map_set(&x->stacks, h, sc);
+	return sc;
+}
+
+static void folded_event(void *a, struct report_ctx *c, const struct rd_msg *m,
+			 int tag, const struct rd_value *v)
+{
+	struct folded *x = a;
+	const struct rd_trace *t = rd_stream_trace(m->stream);
+	char *stack;
+
+	(void)tag;
+	(void)v;
+	if (!x->last || x->last_stream != m->stream || x->last_ec != m->ec ||
+	    x->last_tid != m->vtid) {
+		const char *comm = report_comm(c, t, m->vtid);
+
+		if (asprintf(&stack, "%s-%" PRId64 ";%" PRId64 ";%s",
+			     *comm ? comm : "?", report_pid(c, t, m->vtid),
+			     m->vtid, m->ec->name) < 0)
+			abort();
+		x->last = stack_of(x, stack);
+		x->last_stream = m->stream;
+		x->last_ec = m->ec;
+		x->last_tid = m->vtid;
+	}
+	x->last->count++;
+}
+
+static int by_stack(const void *pa, const void *pb)
+{
+	return strcmp((*(struct stack_count *const *)pa)->stack,
+		      (*(struct stack_count *const *)pb)->stack);
+}
+
+static void folded_print(void *a, struct report_ctx *c, FILE *out)
+{
+	struct folded *x = a;
+	struct stack_count **v = (struct stack_count **)u64map_values(&x->stacks);
+	size_t i;
+
+	(void)c;
+	qsort(v, x->stacks.nr, sizeof(*v), by_stack);
+	for (i = 0; i < x->stacks.nr; i++)
+		fprintf(out, "%s %" PRIu64 "\n", v[i]->stack, v[i]->count);
+	free(v);
+}
+
+static void folded_destroy(void *a)
+{
+	struct folded *x = a;
+	struct stack_count **v = (struct stack_count **)u64map_values(&x->stacks);
+	size_t i;
+
+	for (i = 0; i < x->stacks.nr; i++)
+		free(v[i]->stack);
+	free(v);
+	u64map_free_all(&x->stacks);
+	free(x);
+}
+
+const struct analysis export_folded = {
+	.name = "folded",
+	.create = folded_create,
+	.classify = report_every_class,
+	.event = folded_event,
+	.print = folded_print,
+	.destroy = folded_destroy,
+};

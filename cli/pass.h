@@ -1,0 +1,37 @@
+/*
+ * pass.h - one pass over the merged events of traces, feeding a list of
+ * analyses (analysis.h): what `ust report` and `ust export` share.
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef UST_CLI_PASS_H
+#define UST_CLI_PASS_H
+
+#include "analysis.h"
+#include "u64map.h"
+
+#define PASS_MAX	16	/* analyses in one pass */
+
+struct pass {
+	struct report_ctx c;
+	const struct analysis *list[PASS_MAX];
+	void *state[PASS_MAX];
+	size_t nr;
+	struct u64map classes;		/* event class -> what each asked */
+	const struct rd_event_class *last_ec;
+	void *last_slot;
+};
+
+/*
+ * Open the traces under dirs[0..n) into p->c.reader and create the
+ * analyses of p->list (p->c must be set up).  The tasks table is always
+ * added first.  Returns 0, or -1 with the error printed.
+ */
+int pass_open(struct pass *p, const char *const *dirs, size_t n);
+/* Feed every message; 0, or -1 with the error printed. */
+int pass_run(struct pass *p);
+/* Call print() of every analysis, in order, on p->c.out. */
+void pass_print(struct pass *p);
+void pass_close(struct pass *p);
+
+#endif /* UST_CLI_PASS_H */

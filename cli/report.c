@@ -1,0 +1,208 @@
+/*
+ * report.c - `ust report DIR...`: one pass over the merged events of the
+ * traces (pass.h) feeding the analyses, then a text report: a summary,
+ * then one section per analysis (doc/ust-report.md).
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <popt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "pass.h"
+
+/* The sections, in the order they print. */
+static const struct analysis *const sections[] = {
+	&analysis_events,
+	&analysis_losses,
+	&analysis_threads,
+	&analysis_cpu,
+	&analysis_syscalls,
+};
+
+#define NR_SECTIONS	(sizeof(sections) / sizeof(sections[0]))
+
+enum report_opt {
+	OPT_SECTION = 1,	/* + index in sections[] */
+	OPT_TOP = 100,
+	OPT_INTERVAL,
+	OPT_GMT,
+	OPT_HELP,
+};
+
+static struct poptOption report_options[NR_SECTIONS + 5];
+
+static void build_options(void)
+{
+	size_t i, n = 0;
+
+	if (report_options[0].longName)
+		return;
+	for (i = 0; i < NR_SECTIONS; i++)
+		report_options[n++] = (struct poptOption){
+			sections[i]->name, '\0', POPT_ARG_NONE, NULL,
+			OPT_SECTION + (int)i, sections[i]->help, NULL };
+	report_options[n++] = (struct poptOption){ "top", '\0', POPT_ARG_STRING,
+		NULL, OPT_TOP, "rows of the long lists (default 10)", "N" };
+	report_options[n++] = (struct poptOption){ "interval", '\0', POPT_ARG_STRING,
+		NULL, OPT_INTERVAL, "CPU usage over time: interval length in seconds "
+		"(default: a tenth of the trace)", "SEC" };
+	report_options[n++] = (struct poptOption){ "clock-gmt", '\0', POPT_ARG_NONE,
+		NULL, OPT_GMT, "print times in UTC instead of local time", NULL };
+	report_options[n++] = (struct poptOption){ "help", 'h', POPT_ARG_NONE,
+		NULL, OPT_HELP, "show this help", NULL };
+}
+
+static void report_help(FILE *out)
+{
+	build_options();
+	ust_trace_help(out, "ust report", report_options, "[OPTION...] DIR...",
+		       "Without a section option, every section is printed.\n");
+}
+
+static void print_summary(const struct report_ctx *c, FILE *out)
+{
+	struct rd_reader *r = c->reader;
+	char b1[32], b2[32], b3[32];
+	size_t i;
+
+	fprintf(out, "ust report: %zu trace%s, %zu stream%s, %" PRIu64 " event%s\n",
+		rd_reader_nr_traces(r), rd_reader_nr_traces(r) == 1 ? "" : "s",
+		rd_reader_nr_streams(r), rd_reader_nr_streams(r) == 1 ? "" : "s",
+		c->nr_events, c->nr_events == 1 ? "" : "s");
+	if (c->first_ns != INT64_MAX)
+		fprintf(out, "  from [%s] to [%s]: %s s\n", report_time(c, c->first_ns, b1),
+			report_time(c, c->last_ns, b2),
+			report_secs(c->last_ns - c->first_ns, b3));
+	for (i = 0; i < rd_reader_nr_traces(r); i++) {
+		const struct rd_trace *t = rd_reader_trace(r, i);
+		const struct rd_env *d = rd_metadata_env(rd_trace_metadata(t), "domain");
+
+		fprintf(out, "  trace %s (%s)\n", rd_trace_name(t),
+			d && d->str ? d->str : "no domain");
+	}
+}
+
+static int parse_count(const char *s, unsigned int *v)
+{
+	char *end;
+	unsigned long n = strtoul(s, &end, 10);
+
+	if (!*s || *end || n < 1 || n > 100000)
+		return -1;
+	*v = (unsigned int)n;
+	return 0;
+}
+
+static int parse_seconds(const char *s, int64_t *ns)
+{
+	char *end;
+	double d = strtod(s, &end);
+
+	if (!*s || *end || !(d > 0) || d > 1e9)
+		return -1;
+	*ns = (int64_t)llround(d * 1e9);
+	return *ns > 0 ? 0 : -1;
+}
+
+/* One option into p; -1 for a bad value (printed). */
+static int report_option(struct pass *p, bool *on, int rc, const char *arg)
+{
+	int bad = 0;
+
+	if (rc == OPT_TOP)
+		bad = parse_count(arg, &p->c.top);
+	else if (rc == OPT_INTERVAL)
+		bad = parse_seconds(arg, &p->c.interval_ns);
+	else if (rc == OPT_GMT)
+		p->c.gmt = true;
+	else
+		on[rc - OPT_SECTION] = true;
+	if (bad)
+		ust_error("bad --%s '%s'", rc == OPT_TOP ? "top" : "interval", arg);
+	return bad;
+}
+
+/* Options into p; 1 for --help, -1 for a bad command line. */
+static int report_parse(int argc, const char **argv, struct pass *p,
+			const char ***dirs, poptContext *pctx)
+{
+	bool on[NR_SECTIONS] = { false }, picked = false;
+	poptContext ctx;
+	size_t i;
+	int rc;
+
+	build_options();
+	ctx = poptGetContext("ust report", argc, argv, report_options, 0);
+	*pctx = ctx;
+	while ((rc = poptGetNextOpt(ctx)) > 0) {
+		const char *arg = poptGetOptArg(ctx);
+		int bad = rc == OPT_HELP ? 0 : report_option(p, on, rc, arg);
+
+		free((void *)arg);
+		if (rc == OPT_HELP) {
+			report_help(stdout);
+			return 1;
+		}
+		if (bad)
+			return -1;
+		picked |= rc < OPT_TOP;
+	}
+	if (rc < -1) {
+		ust_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(rc));
+		return -1;
+	}
+	for (i = 0; i < NR_SECTIONS; i++) {
+		if (on[i] || (!picked && sections[i]->by_default))
+			p->list[p->nr++] = sections[i];
+	}
+	*dirs = poptGetArgs(ctx);
+	if (!*dirs || !**dirs) {
+		ust_error("no trace directory given (see 'ust report --help')");
+		return -1;
+	}
+	return 0;
+}
+
+static int report_run(int argc, const char **argv)
+{
+	struct pass p = { .c = { .top = 10, .out = stdout } };
+	const char **dirs;
+	poptContext ctx;
+	size_t n = 0;
+	int ret;
+
+	ret = report_parse(argc, argv, &p, &dirs, &ctx);
+	if (ret) {
+		poptFreeContext(ctx);
+		return ret > 0 ? 0 : UST_EXIT_USAGE;
+	}
+	while (dirs[n])
+		n++;
+	if (pass_open(&p, dirs, n)) {
+		poptFreeContext(ctx);
+		return UST_EXIT_FAILURE;
+	}
+	ret = pass_run(&p);
+	if (!ret) {
+		print_summary(&p.c, stdout);
+		pass_print(&p);
+		if (fflush(stdout)) {
+			ust_error("write error on standard output");
+			ret = -1;
+		}
+	}
+	pass_close(&p);
+	poptFreeContext(ctx);
+	return ret < 0 ? UST_EXIT_FAILURE : 0;
+}
+
+const struct ust_command ust_report_command = {
+	.name = "report",
+	.summary = "event counts, losses, threads, CPU usage and syscall latency",
+	.run = report_run,
+	.help = report_help,
+};
