@@ -1,8 +1,8 @@
 #!/bin/sh
 # Fork/exec storm: while 2 threads trace, the program forks 16 x
-# STORM_SCALE children (4 alive at a time); each records 2 x 2000 events
-# from 2 threads, and every second one then execs itself (comm "exe"),
-# which records 2 x 2000 more.  Every process (parent, children, exec'd
+# STORM_SCALE children (4 alive at a time); each records 2000 events from
+# its one thread, and every second one then execs itself (comm "exe"),
+# which records 2 x 2000 from 2 threads.  Every process (parent, children, exec'd
 # images) has a trace of its own with exactly its events, and
 # babeltrace2 reads each.
 . "$top_srcdir/tests/storm/lib.sh"

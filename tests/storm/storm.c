@@ -22,9 +22,9 @@
  *   churn    COUNT short-lived threads, at most 8 alive at once, each
  *            recording EVENTS (-k) storm:churn
  *   fork     COUNT children, at most 4 alive at once, forked while the
- *            workers trace; each records -k events from 2 threads; every
- *            second one then execs /proc/self/exe (mode `exec`, whose
- *            comm is "exe") which records -k events from 2 threads more
+ *            workers trace; each records -k events from its one thread;
+ *            every second one then execs /proc/self/exe (mode `exec`,
+ *            whose comm is "exe") which records -k events from 2 threads
  *   hostile  a thread scribbles over libust's shared memory while the
  *            workers trace, SEED choosing what and where (-S); at the end
  *            it breaks the magic of every buffer's open packet, so that
@@ -260,21 +260,23 @@ static void churn_load(void)
 	}
 }
 
-static void run_workers(void);
-
-/* In a fork child: 2 workers of -k events, then maybe exec. */
+/*
+ * In a fork child: -k events from the forking thread (the only one; no
+ * new thread, which ThreadSanitizer cannot follow after a fork of a
+ * threaded process), then maybe exec.
+ */
 static void child_main(unsigned int c)
 {
 	char events[32], *argv[10];
 	int i = 0;
 
-	o.threads = 2;
+	o.threads = 1;
 	o.events = o.child_events;
 	o.rate = 0;
-	o.duration_ms = 0;
 	o.mode = "crash";
+	o.duration_ms = 0;
 	memset(ticks, 0, sizeof(ticks));
-	run_workers();
+	worker((void *)0);
 	write_ledger();
 	if (c % 2 == 0)
 		_exit(0);
@@ -414,9 +416,15 @@ static void scribble(uint8_t *p, size_t len, unsigned int *seed)
 		__atomic_store_n(&p[i], (uint8_t)rand_r(seed), __ATOMIC_RELAXED);
 }
 
-static void put64(void *p, uint64_t v)
+/* The writers update these words atomically: so do we (no ordering). */
+static uint64_t get64(const uint64_t *p)
 {
-	__atomic_store_n((uint64_t *)p, v, __ATOMIC_RELAXED);
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+static void put64(uint64_t *p, uint64_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELAXED);
 }
 
 static void vandal_act(const struct shm_view *v, unsigned int *seed)
@@ -440,14 +448,14 @@ static void vandal_act(const struct shm_view *v, unsigned int *seed)
 		memcpy(v->chan->name, "../../escaped", 14);
 		break;
 	case 3:
-		put64(&b->commit.offset, nasty(seed, b->commit.offset, v->subbuf_size));
+		put64(&b->commit.offset, nasty(seed, get64(&b->commit.offset), v->subbuf_size));
 		break;
 	case 4:
-		put64(&b->consumed, nasty(seed, b->consumed, v->subbuf_size));
+		put64(&b->consumed, nasty(seed, get64(&b->consumed), v->subbuf_size));
 		break;
 	case 5:
 		put64(rand_r(seed) % 2 ? &b->lost_full : &b->lost_big,
-		      nasty(seed, b->lost_full, 1));
+		      nasty(seed, get64(&b->lost_full), 1));
 		break;
 	case 6:
 		scribble(slot + rand_r(seed) % sizeof(struct ust_packet_header),
@@ -499,7 +507,7 @@ static void break_open_packets(const struct shm_view *v)
 	uint32_t cpu;
 
 	for (cpu = 0; cpu < v->nr_cpus; cpu++) {
-		uint64_t off = v->bufs[cpu].commit.offset;
+		uint64_t off = get64(&v->bufs[cpu].commit.offset);
 		uint8_t *slot = slot_of(v, cpu, (uint32_t)((off / v->subbuf_size) %
 							   v->subbuf_count));
 
