@@ -25,8 +25,9 @@
  *            workers trace; each records -k events from its one thread;
  *            every second one then execs /proc/self/exe (mode `exec`,
  *            whose comm is "exe") which records -k events from 2 threads
- *   hostile  a thread scribbles over libust's shared memory while the
- *            workers trace, SEED choosing what and where (-S); at the end
+ *   hostile  once the consumer has released a sub-buffer, a thread
+ *            scribbles over libust's shared memory every millisecond while
+ *            the workers trace, SEED choosing what and where (-S); at the end
  *            it breaks the magic of every buffer's open packet, so that
  *            the consumer has at least that to report
  *
@@ -35,7 +36,6 @@
  * Prints one summary line on stdout.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
@@ -44,7 +44,6 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
