@@ -11,7 +11,7 @@ mkdir "$WORK/ledger"
 n=$((16 * STORM_SCALE))
 procs=$((1 + n + n / 2))
 "$UST" record -o "$WORK/t" --subbuf-size 256k --subbuf-count 16 -- \
-	"$STORM" fork -t 2 -r 50 -c $n -k 2000 -L "$WORK/ledger" >"$WORK/out" 2>"$WORK/err" ||
+	"$STORM" fork -t 2 -r 20 -c $n -k 2000 -L "$WORK/ledger" >"$WORK/out" 2>"$WORK/err" ||
 	fail "ust record: $(cat "$WORK/err")"
 grep -q "^ust record: $procs traces, [0-9]* events written, 0 lost" "$WORK/err" ||
 	fail "summary (want $procs traces): $(head -n 3 "$WORK/err")"
