@@ -258,8 +258,30 @@ static int summary_format(const struct consumer *c, char **text)
 }
 
 /*
- * Write `<pid>.summary` in `dirfd` atomically: a hidden temporary file,
- * then rename, so `ust record` never reads half a summary.
+ * Move the finished temporary summary to `<pid>.summary`, or, when a
+ * consumer of an earlier image of the same process (before an exec) took
+ * that name, to `<pid>-N.summary`: never replace another's summary.
+ */
+static int summary_publish(int dirfd, const char *tmp, int pid,
+			   char *final, size_t len)
+{
+	unsigned int n;
+
+	snprintf(final, len, "%d.summary", pid);
+	for (n = 1; n < 1000; n++) {
+		if (!renameat2(dirfd, tmp, dirfd, final, RENAME_NOREPLACE))
+			return 0;
+		if (errno != EEXIST)
+			return -errno;
+		snprintf(final, len, "%d-%u.summary", pid, n);
+	}
+	return -EEXIST;
+}
+
+/*
+ * Write `<pid>.summary` in `dirfd` atomically: a hidden temporary file
+ * (named after this consumer, which is alone to write it), then rename,
+ * so `ust record` never reads half a summary.
  */
 int summary_write(const struct consumer *c, int dirfd, int pid)
 {
@@ -269,7 +291,7 @@ int summary_write(const struct consumer *c, int dirfd, int pid)
 	ret = summary_format(c, &text);
 	if (ret)
 		return ret;
-	snprintf(tmp, sizeof(tmp), ".%d.summary.tmp", pid);
+	snprintf(tmp, sizeof(tmp), ".%d.summary.tmp", (int)getpid());
 	snprintf(final, sizeof(final), "%d.summary", pid);
 	unlinkat(dirfd, tmp, 0);
 	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
@@ -280,8 +302,8 @@ int summary_write(const struct consumer *c, int dirfd, int pid)
 	ret = write_all(fd, text, strlen(text));
 	if (close(fd) && !ret)
 		ret = -errno;
-	if (!ret && renameat(dirfd, tmp, dirfd, final))
-		ret = -errno;
+	if (!ret)
+		ret = summary_publish(dirfd, tmp, pid, final, sizeof(final));
 	if (ret)
 		unlinkat(dirfd, tmp, 0);
 out:

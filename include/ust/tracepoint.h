@@ -86,7 +86,14 @@ void ust_event_write(struct ust_event_desc *event,
 		     const struct ust_seg *segs, unsigned int nr_segs,
 		     size_t payload_size);
 
-#define UST_EVENT_ENABLED(ev) __builtin_expect((ev)->enabled != 0, 0)
+/*
+ * Relaxed atomic load (a plain mov on x86-64): turning an event on or
+ * off orders nothing else, a call that races with the change records or
+ * not.  Partner: the relaxed stores of libust's registry (registry.c),
+ * e.g. when a provider is unregistered at exit while threads trace.
+ */
+#define UST_EVENT_ENABLED(ev) \
+	__builtin_expect(__atomic_load_n(&(ev)->enabled, __ATOMIC_RELAXED) != 0, 0)
 
 /*
  * A payload_size that no sub-buffer can hold (sub-buffers are at most

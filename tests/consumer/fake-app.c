@@ -306,6 +306,27 @@ static void break_shm(struct run *r)
 }
 
 /* Wait (10 s at most) for the detached consumer's summary file. */
+/*
+ * Wait (20 s at most) until the consumer released every closed
+ * sub-buffer: a slow consumer (sanitizers, a loaded machine) may not
+ * even have mapped the memory after a fixed nap.
+ */
+static void wait_drained(struct run *r)
+{
+	uint32_t cpu;
+	int tries;
+
+	for (cpu = 0; cpu < r->f.nr_cpus; cpu++) {
+		const struct ust_shm_buf *b = &r->f.bufs[cpu];
+		uint64_t closed = b->commit.offset / r->f.subbuf_size * r->f.subbuf_size;
+
+		/* Acquire: pairs with the consumer's store-release of consumed. */
+		for (tries = 0; tries < 20000 &&
+		     __atomic_load_n(&b->consumed, __ATOMIC_ACQUIRE) < closed; tries++)
+			nap_ms(1);
+	}
+}
+
 static void wait_summary(struct run *r)
 {
 	char path[512];
@@ -358,8 +379,8 @@ static int run_scenario(struct run *r)
 			write_many(r, cpus, r->o.count);
 	}
 	if (!strcmp(s, "shrink")) {
-		/* Cut the data off under the consumer (once it drained). */
-		nap_ms(50);
+		/* Cut the data off under the consumer, once it drained. */
+		wait_drained(r);
 		printf("shrink=%s\n", ftruncate(r->f.fd, UST_SHM_PAGE * 2) ?
 		       strerror(errno) : "done");
 	}

@@ -32,6 +32,7 @@
 #include <sys/time.h>
 #include <sys/wait.h>
 
+#include "progress_map.h"
 #include "stress_tp.h"
 
 static unsigned int nr_threads = 1;
@@ -102,23 +103,6 @@ static void stop_timer(void)
 	setitimer(ITIMER_REAL, &off, NULL);
 }
 
-static void map_progress(const char *path)
-{
-	size_t len = 4096;
-	int fd = open(path, O_RDWR | O_CREAT | O_TRUNC, 0644);
-
-	if (fd < 0 || ftruncate(fd, (off_t)len) < 0) {
-		perror(path);
-		exit(1);
-	}
-	progress = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (progress == MAP_FAILED) {
-		perror("mmap");
-		exit(1);
-	}
-	close(fd);
-}
-
 static int ust_memory_mapped(void)
 {
 	FILE *f = fopen("/proc/self/maps", "r");
@@ -175,7 +159,7 @@ int main(int argc, char **argv)
 		case 's': with_text = 1; break;
 		case 'f': do_fork = 1; break;
 		case 'k': forever = 1; break;
-		case 'p': map_progress(optarg); break;
+		case 'p': progress = progress_map(optarg); break;
 		case 'r': rate_per_ms = strtoull(optarg, NULL, 10); break;
 		case 'g': with_signal = 1; break;
 		case 'v': record_values(); return 0;

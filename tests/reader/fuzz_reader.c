@@ -17,7 +17,7 @@
 
 #include "reader.h"
 
-static char dir[64];
+static char dir[4096];
 static struct rd_stream_pos resume;
 
 static const struct rd_stream_pos *resume_at(void *arg, const char *path)
@@ -31,7 +31,7 @@ static const struct rd_live live = { resume_at, NULL };
 
 static void put(const char *name, const uint8_t *p, size_t n)
 {
-	char path[128];
+	char path[4200];
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
@@ -76,7 +76,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[512];
 
 	if (!dir[0]) {
-		snprintf(dir, sizeof(dir), "/tmp/fuzz_reader.%d", (int)getpid());
+		const char *tmp = getenv("TMPDIR");
+
+		snprintf(dir, sizeof(dir), "%s/fuzz_reader.%d",
+			 tmp && *tmp ? tmp : "/tmp", (int)getpid());
 		mkdir(dir, 0700);
 	}
 	if (!sep)

@@ -1,0 +1,644 @@
+/*
+ * storm.c - the traced workload of the storm tests (tests/storm/).
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ *   storm MODE [-t THREADS] [-n EVENTS] [-d MS] [-r RATE] [-y] [-s]
+ *              [-p FILE] [-L DIR] [-c COUNT] [-k EVENTS] [-S SEED]
+ *
+ * THREADS long-lived workers (default 4) record storm:tick (with -s,
+ * every 8th one is storm:text) with their index and a sequence number,
+ * EVENTS each, or until MS milliseconds have passed (-d), at most RATE
+ * events per millisecond each (-r; they sleep, or spin with -y).
+ *
+ * Modes, each adding a load to the workers:
+ *   crash    nothing; with -p FILE, after each trace call returns the
+ *            thread stores its count of returned calls in FILE (a shared
+ *            mapping, one uint64 per thread), so that a test that
+ *            SIGKILLs us knows which events had been recorded
+ *   signal   every worker arms a CLOCK_MONOTONIC timer of 50 us aimed at
+ *            itself (SIGEV_THREAD_ID); the handler records storm:handler,
+ *            noting whether it interrupted a trace call
+ *   churn    COUNT short-lived threads, at most 8 alive at once, each
+ *            recording EVENTS (-k) storm:churn
+ *   fork     COUNT children, at most 4 alive at once, forked while the
+ *            workers trace; each records -k events from its one thread;
+ *            every second one then execs /proc/self/exe (mode `exec`,
+ *            whose comm is "exe") which records -k events from 2 threads
+ *   hostile  once the consumer has released a sub-buffer, a thread
+ *            scribbles over libust's shared memory every millisecond while
+ *            the workers trace, SEED choosing what and where (-S); at the end
+ *            it breaks the magic of every buffer's open packet, so that
+ *            the consumer has at least that to report
+ *
+ * With -L DIR, each process writes DIR/<comm>-<pid> at exit: one line
+ * "EVENT THREAD COUNT" per thread, the number of trace calls made.
+ * Prints one summary line on stdout.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+
+#include "shm-abi.h"
+#include "progress_map.h"
+#include "storm_tp.h"
+
+#define MAX_THREADS	64
+#define MAX_CHURN	100000
+#define CHURN_WAVE	8
+#define FORK_WAVE	4
+#define TIMER_NS	50000	/* 20 kHz per thread */
+
+struct opts {
+	const char *mode;
+	unsigned int threads;
+	uint64_t events;
+	unsigned int duration_ms;
+	uint64_t rate;
+	int spin, text;
+	const char *ledger_dir;
+	unsigned int count;
+	uint64_t child_events;
+	unsigned long seed;
+};
+
+static struct opts o = { .threads = 4 };
+static volatile uint64_t *progress;
+static int stop;			/* atomic: workers stop when set */
+static uint64_t ticks[MAX_THREADS];	/* per worker, once it ended */
+static uint64_t handlers[MAX_THREADS];
+static uint64_t nested_total;		/* atomic */
+static uint64_t *churned;		/* per churn thread */
+
+static uint64_t overruns;		/* atomic: expirations merged */
+static __thread timer_t self_timer;
+static __thread uint32_t self;
+static __thread uint64_t handler_seq;
+static __thread volatile sig_atomic_t in_call;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000 + (uint64_t)ts.tv_nsec;
+}
+
+/* With -r: wait while `done` events are ahead of the rate. */
+static void pace(uint64_t done, uint64_t start)
+{
+	struct timespec pause = { 0, 100000 };
+
+	while (o.rate && done * 1000000 / o.rate > now_ns() - start &&
+	       !__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
+		if (!o.spin)
+			nanosleep(&pause, NULL);
+	}
+}
+
+static void on_timer(int sig)
+{
+	(void)sig;
+	int missed = timer_getoverrun(self_timer);
+
+	trace_storm_handler(self, handler_seq++, (uint8_t)in_call);
+	if (missed > 0)
+		__atomic_fetch_add(&overruns, (uint64_t)missed, __ATOMIC_RELAXED);
+	if (in_call)
+		__atomic_fetch_add(&nested_total, 1, __ATOMIC_RELAXED);
+}
+
+static int timer_start(timer_t *timer)
+{
+	struct sigevent sev;
+	struct itimerspec its = { { 0, TIMER_NS }, { 0, TIMER_NS } };
+
+	memset(&sev, 0, sizeof(sev));
+	sev.sigev_notify = SIGEV_THREAD_ID;
+	sev.sigev_signo = SIGRTMIN;
+	sev._sigev_un._tid = (pid_t)syscall(SYS_gettid);
+	if (timer_create(CLOCK_MONOTONIC, &sev, timer) ||
+	    timer_settime(*timer, 0, &its, NULL)) {
+		perror("storm: timer");
+		exit(1);
+	}
+	return 0;
+}
+
+/* Block the timer signal first, so no handler runs after we count. */
+static void timer_stop(timer_t timer)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGRTMIN);
+	pthread_sigmask(SIG_BLOCK, &set, NULL);
+	timer_delete(timer);
+}
+
+static int keep_going(uint64_t i, uint64_t limit)
+{
+	if (limit)
+		return i < limit;
+	return !__atomic_load_n(&stop, __ATOMIC_RELAXED);
+}
+
+static void trace_one(uint32_t t, uint64_t i)
+{
+	/*
+	 * in_call tells the signal handler that it interrupted a trace
+	 * call; the compiler barriers keep the flag around the call.
+	 */
+	in_call = 1;
+	__asm__ __volatile__("" ::: "memory");
+	if (o.text && i % 8 == 0)
+		trace_storm_text(t, i, "a text payload");
+	else
+		trace_storm_tick(t, i);
+	__asm__ __volatile__("" ::: "memory");
+	in_call = 0;
+}
+
+static void *worker(void *arg)
+{
+	uint32_t t = (uint32_t)(uintptr_t)arg;
+	int with_timer = !strcmp(o.mode, "signal");
+	uint64_t i, start = now_ns();
+
+	self = t;
+	if (with_timer)
+		timer_start(&self_timer);
+	for (i = 0; keep_going(i, o.events); i++) {
+		if (i % 32 == 0)
+			pace(i, start);
+		trace_one(t, i);
+		/* Release: the count is stored after the call returned. */
+		if (progress)
+			__atomic_store_n(&progress[t], i + 1, __ATOMIC_RELEASE);
+	}
+	if (with_timer) {
+		timer_stop(self_timer);
+		handlers[t] = handler_seq;
+	}
+	ticks[t] = i;
+	return NULL;
+}
+
+static void *churn_thread(void *arg)
+{
+	uint32_t t = (uint32_t)(uintptr_t)arg;
+	uint64_t i;
+
+	for (i = 0; i < o.child_events; i++)
+		trace_storm_churn(t, i);
+	churned[t] = i;
+	return NULL;
+}
+
+static void write_ledger(void)
+{
+	char comm[17] = "", path[4200];
+	unsigned int t;
+	FILE *f;
+
+	if (!o.ledger_dir)
+		return;
+	prctl(PR_GET_NAME, comm);
+	snprintf(path, sizeof(path), "%s/%s-%d", o.ledger_dir, comm, (int)getpid());
+	f = fopen(path, "w");
+	if (!f) {
+		perror(path);
+		exit(1);
+	}
+	for (t = 0; t < o.threads; t++) {
+		fprintf(f, "tick %u %llu\n", t, (unsigned long long)ticks[t]);
+		if (!strcmp(o.mode, "signal"))
+			fprintf(f, "handler %u %llu\n", t, (unsigned long long)handlers[t]);
+	}
+	for (t = 0; churned && t < o.count; t++)
+		fprintf(f, "churn %u %llu\n", t, (unsigned long long)churned[t]);
+	if (fclose(f)) {
+		perror(path);
+		exit(1);
+	}
+}
+
+static void sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* --- the loads added to the workers ---------------------------------- */
+
+static void churn_load(void)
+{
+	pthread_t th[CHURN_WAVE];
+	unsigned int i, j, n;
+
+	churned = calloc(o.count, sizeof(*churned));
+	if (!churned)
+		exit(1);
+	for (i = 0; i < o.count; i += n) {
+		n = o.count - i < CHURN_WAVE ? o.count - i : CHURN_WAVE;
+		for (j = 0; j < n; j++) {
+			if (pthread_create(&th[j], NULL, churn_thread,
+					   (void *)(uintptr_t)(i + j))) {
+				fprintf(stderr, "storm: pthread_create failed\n");
+				exit(1);
+			}
+		}
+		for (j = 0; j < n; j++)
+			pthread_join(th[j], NULL);
+	}
+}
+
+/*
+ * In a fork child: -k events from the forking thread (the only one; no
+ * new thread, which ThreadSanitizer cannot follow after a fork of a
+ * threaded process), then maybe exec.
+ */
+static void child_main(unsigned int c)
+{
+	char events[32], *argv[10];
+	int i = 0;
+
+	o.threads = 1;
+	o.events = o.child_events;
+	o.rate = 0;
+	o.mode = "crash";
+	o.duration_ms = 0;
+	memset(ticks, 0, sizeof(ticks));
+	worker((void *)0);
+	write_ledger();
+	if (c % 2 == 0)
+		_exit(0);
+	snprintf(events, sizeof(events), "%llu", (unsigned long long)o.child_events);
+	argv[i++] = "storm";
+	argv[i++] = "exec";
+	argv[i++] = "-t";
+	argv[i++] = "2";
+	argv[i++] = "-n";
+	argv[i++] = events;
+	argv[i++] = "-L";
+	argv[i++] = (char *)o.ledger_dir;
+	argv[i] = NULL;
+	execv("/proc/self/exe", argv);
+	perror("storm: execv");
+	_exit(1);
+}
+
+static void reap_one(void)
+{
+	int status;
+
+	if (wait(&status) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		fprintf(stderr, "storm: a child failed (status 0x%x)\n", status);
+		exit(1);
+	}
+}
+
+static void fork_load(void)
+{
+	unsigned int c, alive = 0;
+	pid_t pid;
+
+	for (c = 0; c < o.count; c++) {
+		if (alive == FORK_WAVE) {
+			reap_one();
+			alive--;
+		}
+		fflush(stdout);
+		pid = fork();
+		if (pid < 0) {
+			perror("storm: fork");
+			exit(1);
+		}
+		if (pid == 0)
+			child_main(c);
+		alive++;
+	}
+	while (alive--)
+		reap_one();
+}
+
+/* --- hostile: scribbling over the shared memory ---------------------- */
+
+struct shm_view {
+	uint8_t *base;
+	uint64_t size;
+	struct ust_shm_header *hdr;
+	struct ust_shm_channel *chan;
+	struct ust_shm_buf *bufs;
+	uint8_t *data;
+	uint64_t meta_offset, meta_size;
+	uint32_t nr_cpus, subbuf_size, subbuf_count;
+};
+
+static int shm_find(struct shm_view *v)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	unsigned long start = 0, end = 0;
+	char line[512];
+
+	while (f && fgets(line, sizeof(line), f)) {
+		if (strstr(line, "memfd:ust-trace") &&
+		    sscanf(line, "%lx-%lx", &start, &end) == 2)
+			break;
+		start = end = 0;
+	}
+	if (f)
+		fclose(f);
+	if (!start)
+		return -1;
+	/* Read the layout once, before anything is broken. */
+	v->base = (uint8_t *)start;
+	v->size = end - start;
+	v->hdr = (struct ust_shm_header *)v->base;
+	v->chan = (struct ust_shm_channel *)(v->base + v->hdr->channels_offset);
+	v->bufs = (struct ust_shm_buf *)(v->base + v->chan->bufs_offset);
+	v->data = v->base + v->chan->data_offset;
+	v->meta_offset = v->hdr->meta_offset;
+	v->meta_size = v->hdr->meta_size;
+	v->nr_cpus = v->hdr->nr_cpus;
+	v->subbuf_size = v->chan->subbuf_size;
+	v->subbuf_count = v->chan->subbuf_count;
+	return 0;
+}
+
+static uint64_t rnd64(unsigned int *seed)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		v = v << 16 ^ (uint64_t)(rand_r(seed) & 0xffff);
+	return v;
+}
+
+/* A nasty value for a 64-bit offset or count that holds `cur`. */
+static uint64_t nasty(unsigned int *seed, uint64_t cur, uint32_t unit)
+{
+	switch (rand_r(seed) % 6) {
+	case 0: return 0;
+	case 1: return UINT64_MAX - (uint64_t)(rand_r(seed) % 4096);
+	case 2: return cur + (uint64_t)unit * (1 + rand_r(seed) % 64);
+	case 3: return cur - (uint64_t)(rand_r(seed) % (unit ? unit : 1));
+	case 4: return cur ^ (1ull << (rand_r(seed) % 64));
+	default: return rnd64(seed);
+	}
+}
+
+static const char *const act_names[] = {
+	"header", "channel", "name", "commit", "consumed", "lost",
+	"packet-header", "records", "metadata",
+};
+#define NR_ACTS (sizeof(act_names) / sizeof(act_names[0]))
+static unsigned long acts[NR_ACTS];
+
+static uint8_t *slot_of(const struct shm_view *v, uint32_t cpu, uint32_t n)
+{
+	return v->data + ((uint64_t)cpu * v->subbuf_count + n) * v->subbuf_size;
+}
+
+static void scribble(uint8_t *p, size_t len, unsigned int *seed)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		__atomic_store_n(&p[i], (uint8_t)rand_r(seed), __ATOMIC_RELAXED);
+}
+
+/* The writers update these words atomically: so do we (no ordering). */
+static uint64_t get64(const uint64_t *p)
+{
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+static void put64(uint64_t *p, uint64_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+
+static void vandal_act(const struct shm_view *v, unsigned int *seed)
+{
+	unsigned int a = (unsigned int)rand_r(seed) % NR_ACTS;
+	uint32_t cpu = (uint32_t)rand_r(seed) % v->nr_cpus;
+	struct ust_shm_buf *b = &v->bufs[cpu];
+	uint8_t *slot = slot_of(v, cpu, (uint32_t)rand_r(seed) % v->subbuf_count);
+
+	acts[a]++;
+	switch (a) {
+	case 0:	/* anything in the header page's fixed part */
+		scribble((uint8_t *)v->hdr + rand_r(seed) % sizeof(*v->hdr),
+			 1 + rand_r(seed) % 8, seed);
+		break;
+	case 1:
+		scribble((uint8_t *)v->chan + rand_r(seed) % sizeof(*v->chan),
+			 1 + rand_r(seed) % 8, seed);
+		break;
+	case 2:	/* a stream file name that leaves the trace directory */
+		memcpy(v->chan->name, "../../escaped", 14);
+		break;
+	case 3:
+		put64(&b->commit.offset, nasty(seed, get64(&b->commit.offset), v->subbuf_size));
+		break;
+	case 4:
+		put64(&b->consumed, nasty(seed, get64(&b->consumed), v->subbuf_size));
+		break;
+	case 5:
+		put64(rand_r(seed) % 2 ? &b->lost_full : &b->lost_big,
+		      nasty(seed, get64(&b->lost_full), 1));
+		break;
+	case 6:
+		scribble(slot + rand_r(seed) % sizeof(struct ust_packet_header),
+			 1 + rand_r(seed) % 8, seed);
+		break;
+	case 7:
+		scribble(slot + rand_r(seed) % v->subbuf_size, 1 + rand_r(seed) % 16, seed);
+		break;
+	default:
+		scribble(v->base + v->meta_offset + rand_r(seed) % v->meta_size,
+			 1 + rand_r(seed) % 16, seed);
+		break;
+	}
+}
+
+static int consumer_live(const struct shm_view *v)
+{
+	uint32_t cpu;
+
+	for (cpu = 0; cpu < v->nr_cpus; cpu++) {
+		if (__atomic_load_n(&v->bufs[cpu].consumed, __ATOMIC_ACQUIRE))
+			return 1;
+	}
+	return 0;
+}
+
+static void *vandal(void *arg)
+{
+	struct shm_view *v = arg;
+	unsigned int seed = (unsigned int)o.seed;
+	struct timespec pause = { 0, 1000000 };
+
+	/*
+	 * Corrupt a live session only: wait until the consumer released a
+	 * sub-buffer (it validated the memory and is draining it).
+	 */
+	while (!consumer_live(v) && !__atomic_load_n(&stop, __ATOMIC_RELAXED))
+		nanosleep(&pause, NULL);
+	while (!__atomic_load_n(&stop, __ATOMIC_RELAXED)) {
+		vandal_act(v, &seed);
+		nanosleep(&pause, NULL);
+	}
+	return NULL;
+}
+
+/* Once the workers are done: break every buffer's open packet. */
+static void break_open_packets(const struct shm_view *v)
+{
+	uint32_t cpu;
+
+	for (cpu = 0; cpu < v->nr_cpus; cpu++) {
+		uint64_t off = get64(&v->bufs[cpu].commit.offset);
+		uint8_t *slot = slot_of(v, cpu, (uint32_t)((off / v->subbuf_size) %
+							   v->subbuf_count));
+
+		__atomic_store_n((uint32_t *)slot, 0xbadc0de5u, __ATOMIC_RELAXED);
+	}
+}
+
+static void print_acts(void)
+{
+	unsigned int i;
+
+	printf("seed=%lu acts:", o.seed);
+	for (i = 0; i < NR_ACTS; i++)
+		printf(" %s=%lu", act_names[i], acts[i]);
+	printf("\n");
+}
+
+/* --- main ------------------------------------------------------------ */
+
+static void run_workers(void)
+{
+	pthread_t th[MAX_THREADS], vth;
+	int hostile = !strcmp(o.mode, "hostile");
+	struct shm_view v;
+	unsigned int i;
+
+	__atomic_store_n(&stop, 0, __ATOMIC_RELAXED);
+	for (i = 0; i < o.threads; i++) {
+		if (pthread_create(&th[i], NULL, worker, (void *)(uintptr_t)i)) {
+			fprintf(stderr, "storm: pthread_create failed\n");
+			exit(1);
+		}
+	}
+	if (hostile) {
+		sleep_ms(5);	/* every event class is registered by now */
+		if (shm_find(&v)) {
+			fprintf(stderr, "storm: no ust-trace mapping\n");
+			exit(1);
+		}
+		pthread_create(&vth, NULL, vandal, &v);
+	}
+	if (!strcmp(o.mode, "churn"))
+		churn_load();
+	else if (!strcmp(o.mode, "fork"))
+		fork_load();
+	if (o.duration_ms)
+		sleep_ms(o.duration_ms);
+	/* Without -n: the workers run until the load or -d is over (crash:
+	 * forever, it waits for its SIGKILL). */
+	if (!o.events && (o.duration_ms || strcmp(o.mode, "crash")))
+		__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
+	for (i = 0; i < o.threads; i++)
+		pthread_join(th[i], NULL);
+	if (hostile) {
+		__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
+		pthread_join(vth, NULL);
+		break_open_packets(&v);
+		print_acts();
+	}
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: storm crash|signal|churn|fork|hostile [-t N] [-n N] [-d MS] "
+		"[-r RATE] [-y] [-s] [-p FILE] [-L DIR] [-c N] [-k N] [-S SEED]\n");
+	exit(2);
+}
+
+static void parse_args(int argc, char **argv)
+{
+	int opt;
+
+	if (argc < 2)
+		usage();
+	o.mode = argv[1];
+	optind = 2;
+	while ((opt = getopt(argc, argv, "t:n:d:r:ysp:L:c:k:S:")) != -1) {
+		switch (opt) {
+		case 't': o.threads = (unsigned int)atoi(optarg); break;
+		case 'n': o.events = strtoull(optarg, NULL, 10); break;
+		case 'd': o.duration_ms = (unsigned int)atoi(optarg); break;
+		case 'r': o.rate = strtoull(optarg, NULL, 10); break;
+		case 'y': o.spin = 1; break;
+		case 's': o.text = 1; break;
+		case 'p': progress = progress_map(optarg); break;
+		case 'L': o.ledger_dir = optarg; break;
+		case 'c': o.count = (unsigned int)atoi(optarg); break;
+		case 'k': o.child_events = strtoull(optarg, NULL, 10); break;
+		case 'S': o.seed = strtoul(optarg, NULL, 10); break;
+		default: usage();
+		}
+	}
+	if (o.threads < 1 || o.threads > MAX_THREADS || o.count > MAX_CHURN)
+		usage();
+	if (strcmp(o.mode, "crash") && strcmp(o.mode, "signal") &&
+	    strcmp(o.mode, "churn") && strcmp(o.mode, "fork") &&
+	    strcmp(o.mode, "exec") && strcmp(o.mode, "hostile"))
+		usage();
+}
+
+int main(int argc, char **argv)
+{
+	struct sigaction sa;
+	uint64_t start, total = 0, h = 0;
+	unsigned int t;
+
+	parse_args(argc, argv);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_timer;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGRTMIN, &sa, NULL);
+
+	start = now_ns();
+	run_workers();
+	for (t = 0; t < o.threads; t++) {
+		total += ticks[t];
+		h += handlers[t];
+	}
+	write_ledger();
+	printf("mode=%s ticks=%llu handlers=%llu nested=%llu elapsed_ms=%llu",
+	       o.mode, (unsigned long long)total, (unsigned long long)h,
+	       (unsigned long long)__atomic_load_n(&nested_total, __ATOMIC_RELAXED),
+	       (unsigned long long)((now_ns() - start) / 1000000));
+	if (h)
+		printf(" signal_rate_hz=%llu timer_overruns=%llu",
+		       (unsigned long long)(h * 1000000000ull / (now_ns() - start)),
+		       (unsigned long long)__atomic_load_n(&overruns, __ATOMIC_RELAXED));
+	printf("\n");
+	return 0;
+}
