@@ -11,7 +11,6 @@
  *   calls=<total> seconds=<wall time of the slowest thread> ns_per_call=<mean>
  * where ns_per_call is the mean over threads of their own time / CALLS.
  */
-#define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
