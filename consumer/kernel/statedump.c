@@ -128,14 +128,17 @@ static void dump_process(struct kerneld *kd, uint64_t ts, int32_t pid)
 
 /*
  * Dump every task, stamped now (before tracing starts, so that every
- * ring event of CPU 0 comes after them in its stream).
+ * ring event of CPU 0 comes after them in its stream), and write the
+ * first packet of every stream.
  */
 int kd_statedump(struct kerneld *kd)
 {
 	char buf[32];
 	struct dirent *de;
+	unsigned int i;
 	uint64_t ts;
 	DIR *d;
+	int ret;
 
 	kd->pid_max = PID_MAX_DEFAULT;
 	if (!ust_read_small_file(PID_MAX_PATH, buf, sizeof(buf)))
@@ -153,5 +156,12 @@ int kd_statedump(struct kerneld *kd)
 			dump_process(kd, ts, atoi(de->d_name));
 	}
 	closedir(d);
-	return kd_packet_flush(kd, &kd->streams[0]);
+	for (i = 0; i < kd->nr_cpus; i++) {
+		if (kd->streams[i].last_ts < ts)
+			kd->streams[i].last_ts = ts;
+		ret = kd_packet_flush(kd, &kd->streams[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
 }

@@ -82,14 +82,18 @@ void kd_streams_close(struct kerneld *kd)
 	kd->streams = NULL;
 }
 
-/* Write the open packet (or an empty one that carries new losses). */
+/*
+ * Write the open packet, or an empty one that carries new losses.  The
+ * first packet of a stream is written even when empty, so that its
+ * events_discarded (0) is the base babeltrace2 counts losses from.
+ */
 int kd_packet_flush(struct kerneld *kd, struct kstream *s)
 {
 	struct ust_packet_header h;
 	size_t done = 0;
 	off_t size;
 
-	if (!s->nr_events && s->discarded == s->discarded_written)
+	if (!s->nr_events && s->discarded == s->discarded_written && s->seq)
 		return 0;
 	if (!s->nr_events) {
 		s->begin_ts = s->last_ts;
