@@ -253,17 +253,16 @@ static bool record_fits(const struct kclass *k, unsigned int size)
 static void convert_record(struct kerneld *kd, struct kstream *s, const uint8_t *data,
 			   unsigned int size, uint64_t ts)
 {
+	struct tep_record rec = { .data = (void *)data, .size = (int)size };
 	const struct kclass *k;
-	uint16_t type;
-	int32_t tid;
+	int type, tid;
 	uint8_t *p;
 	unsigned int i;
 
-	if (size < 8)
-		return;
-	memcpy(&type, data, 2);		/* common_type */
-	memcpy(&tid, data + 4, 4);	/* common_pid */
-	if (type > kd->classes.max_id || !(k = kd->classes.by_id[type]) ||
+	/* common_type and common_pid, where the formats put them. */
+	type = tep_data_type(kd->tep, &rec);
+	tid = tep_data_pid(kd->tep, &rec);
+	if (type < 0 || type > kd->classes.max_id || !(k = kd->classes.by_id[type]) ||
 	    !record_fits(k, size))
 		return;
 	/* Strings gain a NUL each; integers and arrays keep their size. */
