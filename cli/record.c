@@ -23,6 +23,7 @@
 
 #include "clock.h"
 #include "cli.h"
+#include "kernel.h"
 #include "outdir.h"
 #include "parse.h"
 #include "summary.h"
@@ -44,6 +45,7 @@ enum record_opt {
 	OPT_SUBBUF_COUNT,
 	OPT_READ_TIMER,
 	OPT_FUNCTIONS,
+	OPT_KERNEL,
 	OPT_HELP,
 };
 
@@ -73,6 +75,11 @@ static const struct poptOption record_options[] = {
 	{ "functions", '\0', POPT_ARG_NONE, NULL, OPT_FUNCTIONS,
 	  "trace every function entry and exit of a program built with "
 	  "-finstrument-functions (preloads libust-cyg-profile.so)", NULL },
+	{ "kernel", 'k', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_KERNEL,
+	  "also record kernel events (needs root) into DIR/kernel: "
+	  "scheduling, system calls and interrupts, or the tracepoints "
+	  "of LIST, comma-separated globs on 'system:event' "
+	  "('default' is the default set)", "LIST" },
 	{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP,
 	  "show this help", NULL },
 	POPT_TABLEEND
@@ -89,6 +96,8 @@ struct record_opts {
 	uint64_t subbuf_size;
 	uint64_t subbuf_count;
 	uint64_t read_timer_us;
+	bool kernel;		/* --kernel */
+	char *kernel_list;	/* its LIST, NULL for the default set */
 	char **cmd;		/* CMD and its arguments, NULL-terminated */
 };
 
@@ -109,6 +118,10 @@ static void record_help(FILE *out)
 "CMD gets the settings in UST_TRACE, UST_OUTPUT, UST_MODE, UST_SUBBUF_SIZE,\n"
 "UST_SUBBUF_COUNT, UST_READ_TIMER_US and UST_SESSION_CLOCK; a program that\n"
 "links libust (or preloads it) reads them when it starts.\n"
+"\n"
+"With --kernel, ust-kerneld records kernel events into DIR/kernel on the\n"
+"same clock, through a private ftrace instance; without the permission it\n"
+"says what is missing and the user-space trace is recorded alone.\n"
 "\n"
 "Exit status: CMD's; 128+N when CMD was killed by signal N; 126 or 127 when\n"
 "CMD cannot be run; 1 when the output directory is not writable; 2 for a\n"
@@ -214,6 +227,26 @@ static int check_output(struct record_opts *o, const char *arg)
 	return 0;
 }
 
+/* --kernel[=LIST]; the tracepoints are checked by ust-kerneld. */
+static int check_kernel(struct record_opts *o, const char *arg)
+{
+	o->kernel = true;
+	free(o->kernel_list);
+	o->kernel_list = NULL;
+	if (!arg)
+		return 0;
+	if (!*arg || strspn(arg, ",") == strlen(arg)) {
+		ust_error("invalid --kernel '%s': an empty list", arg);
+		return -1;
+	}
+	o->kernel_list = strdup(arg);
+	if (!o->kernel_list) {
+		ust_error("out of memory");
+		return -1;
+	}
+	return 0;
+}
+
 /* Apply option `opt` with argument `arg`.  Returns 0 or -1 (reported). */
 static int apply_option(struct record_opts *o, int opt, const char *arg)
 {
@@ -237,6 +270,8 @@ static int apply_option(struct record_opts *o, int opt, const char *arg)
 		return check_subbuf_count(arg, &o->subbuf_count);
 	case OPT_READ_TIMER:
 		return check_read_timer(arg, &o->read_timer_us);
+	case OPT_KERNEL:
+		return check_kernel(o, arg);
 	default:
 		return -1;
 	}
@@ -325,6 +360,7 @@ static void record_opts_release(struct record_opts *o)
 	free(o->cmd);
 	free(o->trace);
 	free(o->output);
+	free(o->kernel_list);
 }
 
 /* -o, else $UST_OUTPUT when set and not empty, else the default. */
@@ -457,7 +493,9 @@ static void report(const struct record_opts *o, const char *sumdir,
 
 static int record_session(const struct record_opts *o)
 {
+	enum ust_kernel_start kernel = UST_KERNEL_UNAVAILABLE;
 	char *outdir = NULL, *sumdir = NULL;
+	pid_t kernel_pid = -1;
 	int ret, status, left;
 
 	if (prepare_output(output_dir(o), &outdir))
@@ -473,7 +511,15 @@ static int record_session(const struct record_opts *o)
 		ret = UST_EXIT_FAILURE;
 		goto remove_sumdir;
 	}
+	if (o->kernel)
+		kernel = ust_kernel_start(outdir, o->kernel_list, &kernel_pid);
+	if (kernel == UST_KERNEL_BAD_LIST) {
+		ret = UST_EXIT_USAGE;
+		goto remove_sumdir;
+	}
 	ret = ust_supervise(o->cmd, RECORD_CONSUMER_TIMEOUT_S, &status, &left);
+	if (kernel == UST_KERNEL_RUNNING)
+		ust_kernel_stop(kernel_pid);
 	if (ret) {
 		ust_error("cannot run '%s': %s", o->cmd[0], strerror(-ret));
 		ret = ret == -ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC;

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "fs.h"
 
 #define NSEC_PER_SEC		1000000000ull
 #define CLOCKSOURCE_PATH	"/sys/devices/system/clocksource/clocksource0/current_clocksource"
@@ -30,22 +31,6 @@
 #define CALIBRATE_NS		20000000ull	/* 20 ms */
 #define FREQ_MIN		1000000ull	/* 1 MHz: anything lower is bogus */
 #define FREQ_MAX		100000000000ull	/* 100 GHz */
-
-static int read_small_file(const char *path, char *buf, size_t len)
-{
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	return 0;
-}
 
 /* CPUID 0x80000007, EDX bit 8: the TSC runs at a constant rate in all states. */
 static int cpu_has_invariant_tsc(void)
@@ -65,7 +50,7 @@ uint32_t ust_clock_detect_kind(void)
 
 	if (!cpu_has_invariant_tsc())
 		return UST_CLOCK_MONOTONIC;
-	if (read_small_file(CLOCKSOURCE_PATH, buf, sizeof(buf)))
+	if (ust_read_small_file(CLOCKSOURCE_PATH, buf, sizeof(buf)))
 		return UST_CLOCK_MONOTONIC;
 	if (strcmp(buf, "tsc\n") && strcmp(buf, "tsc"))
 		return UST_CLOCK_MONOTONIC;
@@ -219,7 +204,7 @@ static void clock_read_boot_id(struct ust_clock *clk)
 	char buf[64];
 
 	clk->uuid[0] = '\0';
-	if (read_small_file(BOOT_ID_PATH, buf, sizeof(buf)))
+	if (ust_read_small_file(BOOT_ID_PATH, buf, sizeof(buf)))
 		return;
 	buf[strcspn(buf, "\n")] = '\0';
 	if (uuid_valid(buf))

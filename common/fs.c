@@ -1,12 +1,14 @@
 /*
- * fs.c - creating the output directory.
+ * fs.c - creating the output directory; reading small files.
  *
  * SPDX-License-Identifier: LGPL-2.1-only
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "fs.h"
 
@@ -63,4 +65,20 @@ int ust_mkdir_p(const char *path, bool *created)
 out:
 	free(copy);
 	return ret;
+}
+
+int ust_read_small_file(const char *path, char *buf, size_t len)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return 0;
 }

@@ -8,6 +8,7 @@
 #define UST_FS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* Where traces go by default; shared by every user, like /tmp (1777). */
 #define UST_DEFAULT_OUTPUT	"/tmp/ltt-usertrace"
@@ -19,5 +20,11 @@
  * (-ENOTDIR when a component exists and is not a directory).
  */
 int ust_mkdir_p(const char *path, bool *created);
+
+/*
+ * Read at most len - 1 bytes of `path` (a /proc or /sys file) into buf,
+ * NUL-terminated.  Returns 0 or -errno.
+ */
+int ust_read_small_file(const char *path, char *buf, size_t len);
 
 #endif /* UST_FS_H */

@@ -24,35 +24,9 @@
 #include <unistd.h>
 
 #include "consumer.h"
+#include "ctf-tsdl.h"
 
 #define META_FILE	"metadata"
-
-static const char tsdl_types[] =
-	"/* CTF 1.8 */\n"
-	"\n"
-	"typealias integer { size = 8; align = 8; signed = false; } := uint8_t;\n"
-	"typealias integer { size = 16; align = 8; signed = false; } := uint16_t;\n"
-	"typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
-	"typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
-	"typealias integer { size = 8; align = 8; signed = true; } := int8_t;\n"
-	"typealias integer { size = 16; align = 8; signed = true; } := int16_t;\n"
-	"typealias integer { size = 32; align = 8; signed = true; } := int32_t;\n"
-	"typealias integer { size = 64; align = 8; signed = true; } := int64_t;\n"
-	"typealias integer { size = 5; align = 1; signed = false; } := uint5_t;\n"
-	"\n"
-	"trace {\n"
-	"\tmajor = 1;\n"
-	"\tminor = 8;\n"
-	"\tuuid = \"%s\";\n"
-	"\tbyte_order = le;\n"
-	"\tpacket.header := struct {\n"
-	"\t\tuint32_t magic;\n"
-	"\t\tuint8_t uuid[16];\n"
-	"\t\tuint32_t stream_id;\n"
-	"\t\tuint64_t stream_instance_id;\n"
-	"\t} align(8);\n"
-	"};\n"
-	"\n";
 
 static const char tsdl_env[] =
 	"env {\n"
@@ -66,38 +40,12 @@ static const char tsdl_env[] =
 	"};\n"
 	"\n";
 
-static const char tsdl_clock[] =
-	"clock {\n"
-	"\tname = \"ust_clock\";\n"
-	"%s"				/* uuid line, when the boot id is known */
-	"\tdescription = \"%s\";\n"
-	"\tfreq = %" PRIu64 ";\n"
-	"\tprecision = 1;\n"
-	"\toffset_s = %" PRId64 ";\n"
-	"\toffset = %" PRId64 ";\n"
-	"\tabsolute = TRUE;\n"
-	"};\n"
-	"\n"
-	"typealias integer { size = 27; align = 1; signed = false; map = clock.ust_clock.value; } := uint27_clock_ust_t;\n"
-	"typealias integer { size = 64; align = 8; signed = false; map = clock.ust_clock.value; } := uint64_clock_ust_t;\n"
-	"\n";
-
 /*
  * The compact header is one LE word: id in bits 0..4, timestamp in bits
  * 5..31.  The extended option's struct is byte aligned, so after the 5
  * id bits it starts at byte 1: id in bytes 1..4, timestamp in 5..12.
  */
 static const char tsdl_stream_types[] =
-	"struct packet_context {\n"
-	"\tuint64_clock_ust_t timestamp_begin;\n"
-	"\tuint64_t packet_seq_num;\n"
-	"\tuint32_t cpu_id;\n"
-	"\tuint64_clock_ust_t timestamp_end;\n"
-	"\tuint64_t content_size;\n"
-	"\tuint64_t packet_size;\n"
-	"\tuint64_t events_discarded;\n"
-	"} align(8);\n"
-	"\n"
 	"struct event_header {\n"
 	"\tenum : uint5_t { compact = 0 ... 30, extended = 31 } id;\n"
 	"\tvariant <id> {\n"
@@ -123,23 +71,6 @@ static const char tsdl_stream[] =
 	"};\n"
 	"\n";
 
-/* Make `s` safe inside a TSDL string literal: printable, no '"' or '\'. */
-static void tsdl_literal_sanitize(char *s)
-{
-	for (; *s; s++) {
-		if (*s < 0x20 || *s > 0x7e || *s == '"' || *s == '\\')
-			*s = '_';
-	}
-}
-
-static void uuid_format(const uint8_t u[16], char out[37])
-{
-	snprintf(out, 37,
-		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-		 u[0], u[1], u[2], u[3], u[4], u[5], u[6], u[7], u[8], u[9],
-		 u[10], u[11], u[12], u[13], u[14], u[15]);
-}
-
 /* env.tracer_major/minor, from the package version "MAJOR.MINOR.PATCH". */
 static void tracer_version(int *major, int *minor)
 {
@@ -152,7 +83,7 @@ static void tracer_version(int *major, int *minor)
 static int metadata_header_text(const struct consumer *c, int pid, char **text,
 				size_t *len)
 {
-	char uuid[37], host[256], proc[sizeof(c->shm.procname)], uuid_line[64] = "";
+	char uuid[37], host[256], proc[sizeof(c->shm.procname)];
 	int major, minor;
 	unsigned int i;
 	FILE *f;
@@ -160,22 +91,19 @@ static int metadata_header_text(const struct consumer *c, int pid, char **text,
 	f = open_memstream(text, len);
 	if (!f)
 		return -ENOMEM;
-	uuid_format(c->shm.uuid, uuid);
+	ust_uuid_format(c->shm.uuid, uuid);
 	if (gethostname(host, sizeof(host)))
 		snprintf(host, sizeof(host), "unknown");
 	host[sizeof(host) - 1] = '\0';
-	tsdl_literal_sanitize(host);
+	ust_tsdl_literal_sanitize(host);
 	memcpy(proc, c->shm.procname, sizeof(proc));
-	tsdl_literal_sanitize(proc);
+	ust_tsdl_literal_sanitize(proc);
 	tracer_version(&major, &minor);
-	if (c->clock.uuid[0])
-		snprintf(uuid_line, sizeof(uuid_line), "\tuuid = \"%s\";\n", c->clock.uuid);
 
-	fprintf(f, tsdl_types, uuid);
+	ust_tsdl_prelude(f, uuid);
 	fprintf(f, tsdl_env, host, major, minor, proc, pid);
-	fprintf(f, tsdl_clock, uuid_line,
-		c->clock.kind == UST_CLOCK_TSC ? "TSC" : "CLOCK_MONOTONIC",
-		c->clock.freq, c->clock.offset_s, c->clock.offset);
+	ust_tsdl_clock(f, &c->clock);
+	ust_tsdl_packet_context(f);
 	fputs(tsdl_stream_types, f);
 	for (i = 0; i < c->shm.nr_channels; i++)
 		fprintf(f, tsdl_stream, c->shm.chan[i].stream_id);

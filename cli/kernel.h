@@ -1,0 +1,32 @@
+/*
+ * kernel.h - `ust record --kernel`: starting and stopping ust-kerneld,
+ * the kernel bridge, around CMD.
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#ifndef UST_CLI_KERNEL_H
+#define UST_CLI_KERNEL_H
+
+#include <sys/types.h>
+
+/* Overrides where ust-kerneld is (tests run it from the build tree). */
+#define UST_KERNELD_ENV		"UST_KERNELD"
+
+enum ust_kernel_start {
+	UST_KERNEL_RUNNING,	/* tracing; stop it with ust_kernel_stop() */
+	UST_KERNEL_UNAVAILABLE,	/* said why; go on with user space only */
+	UST_KERNEL_BAD_LIST,	/* said why; do not run CMD */
+};
+
+/*
+ * Start ust-kerneld writing to `outdir`/kernel with the tracepoints of
+ * `list` (NULL: the default set), and wait until its tracing is on.
+ * The session clock must already be in the environment.
+ */
+enum ust_kernel_start ust_kernel_start(const char *outdir, const char *list,
+				       pid_t *pid);
+
+/* Ask ust-kerneld to drain and finish, and wait for it. */
+void ust_kernel_stop(pid_t pid);
+
+#endif /* UST_CLI_KERNEL_H */

@@ -1,0 +1,318 @@
+/*
+ * stream.c - reading one CPU's ftrace ring and writing its CTF stream.
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * Each pass reads the CPU's trace_pipe_raw (a sub-buffer, full or not,
+ * per read) until it is empty, decodes the sub-buffers with
+ * libtraceevent's kbuffer, converts each record into the open packet,
+ * and writes the packet whole at the end of the pass.  Sub-buffers lost
+ * to overwriting are counted (kbuffer's missed events) into the
+ * stream's cumulative events_discarded.
+ *
+ * Packet: struct ust_packet_header (shm-abi.h), then events:
+ *	uint16 id, uint32 low timestamp bits		(compact)
+ *	uint16 65535, uint32 id, uint64 timestamp	(extended)
+ *	int32 tid, payload (metadata.c declares the fields)
+ * all little endian and byte aligned.  packet_size is content_size
+ * rounded up to a byte: no padding.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <event-parse.h>
+#include <kbuffer.h>
+#include <tracefs.h>
+
+#include "kerneld.h"
+#include "shm-abi.h"
+
+#define PKT_HDR		sizeof(struct ust_packet_header)
+#define PKT_CAP		(1u << 20)	/* flushed before it would overflow */
+#define EV_ID_EXTENDED	65535u
+#define EV_HDR_MAX	(2 + 4 + 8 + 4)	/* extended header + tid */
+
+int kd_streams_open(struct kerneld *kd)
+{
+	unsigned int i;
+
+	kd->streams = calloc(kd->nr_cpus, sizeof(*kd->streams));
+	if (!kd->streams)
+		return -ENOMEM;
+	for (i = 0; i < kd->nr_cpus; i++) {
+		struct kstream *s = &kd->streams[i];
+		char name[32];
+
+		s->cpu = i;
+		s->fd = -1;
+		s->cap = PKT_CAP;
+		s->pkt = malloc(s->cap);
+		if (!s->pkt)
+			return -ENOMEM;
+		snprintf(name, sizeof(name), "kernel_%u", i);
+		s->fd = openat(kd->dir_fd, name, O_WRONLY | O_CREAT | O_EXCL |
+			       O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (s->fd < 0)
+			return -errno;
+		s->tcpu = tracefs_cpu_open(kd->inst, i, true);
+		if (!s->tcpu)
+			return -errno ? -errno : -EIO;
+	}
+	return 0;
+}
+
+void kd_streams_close(struct kerneld *kd)
+{
+	unsigned int i;
+
+	for (i = 0; kd->streams && i < kd->nr_cpus; i++) {
+		struct kstream *s = &kd->streams[i];
+
+		if (s->tcpu)
+			tracefs_cpu_close(s->tcpu);
+		if (s->fd >= 0)
+			close(s->fd);
+		free(s->pkt);
+	}
+	free(kd->streams);
+	kd->streams = NULL;
+}
+
+/*
+ * Write the open packet, or an empty one that carries new losses.  The
+ * first packet of a stream is written even when empty, so that its
+ * events_discarded (0) is the base babeltrace2 counts losses from.
+ */
+int kd_packet_flush(struct kerneld *kd, struct kstream *s)
+{
+	struct ust_packet_header h;
+	size_t done = 0;
+	off_t size;
+
+	if (!s->nr_events && s->discarded == s->discarded_written && s->seq)
+		return 0;
+	if (!s->nr_events) {
+		s->begin_ts = s->last_ts;
+		s->len = PKT_HDR;
+	}
+	memset(&h, 0, sizeof(h));
+	h.magic = UST_CTF_MAGIC;
+	memcpy(h.uuid, kd->uuid, sizeof(h.uuid));
+	h.stream_id = 0;
+	h.stream_instance_id = s->cpu;
+	h.timestamp_begin = s->begin_ts;
+	h.packet_seq_num = s->seq++;
+	h.cpu_id = s->cpu;
+	h.timestamp_end = s->last_ts;
+	h.content_size = (uint64_t)s->len * 8;
+	h.packet_size = h.content_size;
+	h.events_discarded = s->discarded;
+	memcpy(s->pkt, &h, PKT_HDR);
+	s->discarded_written = s->discarded;
+	s->total_events += s->nr_events;
+	s->nr_events = 0;
+	if (s->write_failed)
+		return -EIO;
+	size = lseek(s->fd, 0, SEEK_END);
+	while (done < s->len) {
+		ssize_t n = write(s->fd, s->pkt + done, s->len - done);
+
+		if (n <= 0) {
+			/* Only whole packets: cut the partial one off again. */
+			fprintf(stderr, "ust record: kernel events: %s/kernel_%u: %s; "
+				"this CPU's stream stops here\n", kd->dir_path, s->cpu,
+				n < 0 ? strerror(errno) : "short write");
+			if (size >= 0 && ftruncate(s->fd, size))
+				size = -1;
+			s->write_failed = true;
+			return -EIO;
+		}
+		done += n;
+	}
+	return 0;
+}
+
+/*
+ * Room for one event of up to `payload_max` bytes, its header and
+ * context written; returns where the payload goes, or NULL when the
+ * stream cannot take it.  Timestamps never go backwards in a stream.
+ */
+uint8_t *kd_event_begin(struct kerneld *kd, struct kstream *s,
+			const struct kclass *k, uint64_t ts, int32_t tid,
+			size_t payload_max)
+{
+	uint64_t prev;
+	uint8_t *p;
+	uint16_t id16;
+
+	if (PKT_HDR + EV_HDR_MAX + payload_max > s->cap)
+		return NULL;
+	if (s->nr_events && s->len + EV_HDR_MAX + payload_max > s->cap)
+		kd_packet_flush(kd, s);
+	if (ts < s->last_ts)
+		ts = s->last_ts;
+	if (!s->nr_events) {
+		s->len = PKT_HDR;
+		s->begin_ts = ts;
+	}
+	prev = s->nr_events ? s->last_ts : s->begin_ts;
+	p = s->pkt + s->len;
+	if (k->ctf_id < EV_ID_EXTENDED && ts - prev <= UINT32_MAX) {
+		uint32_t low = (uint32_t)ts;
+
+		id16 = (uint16_t)k->ctf_id;
+		memcpy(p, &id16, 2);
+		memcpy(p + 2, &low, 4);
+		p += 6;
+	} else {
+		id16 = EV_ID_EXTENDED;
+		memcpy(p, &id16, 2);
+		memcpy(p + 2, &k->ctf_id, 4);
+		memcpy(p + 6, &ts, 8);
+		p += 14;
+	}
+	memcpy(p, &tid, 4);
+	s->last_ts = ts;
+	return p + 4;
+}
+
+void kd_event_end(struct kstream *s, uint8_t *end)
+{
+	s->len = end - s->pkt;
+	s->nr_events++;
+}
+
+/* A __data_loc / __rel_loc string of the record, as a C string. */
+static uint8_t *put_dyn_string(uint8_t *out, const struct kfield *k,
+			       const uint8_t *data, unsigned int size)
+{
+	const struct tep_format_field *f = k->src;
+	uint32_t loc, off, len;
+
+	memcpy(&loc, data + f->offset, 4);
+	off = loc & 0xffff;
+	len = loc >> 16;
+	if (f->flags & TEP_FIELD_IS_RELATIVE)
+		off += f->offset + f->size;
+	if (off > size || len > size - off)
+		len = 0;
+	len = strnlen((const char *)data + off, len);
+	memcpy(out, data + off, len);
+	out[len] = '\0';
+	return out + len + 1;
+}
+
+static uint8_t *put_field(struct kerneld *kd, uint8_t *out, const struct kfield *k,
+			  const uint8_t *data, unsigned int size)
+{
+	const struct tep_format_field *f = k->src;
+	size_t n;
+	int32_t tid;
+
+	switch (k->kind) {
+	case KF_CHARS:
+		n = strnlen((const char *)data + f->offset, k->size);
+		memcpy(out, data + f->offset, n);
+		out[n] = '\0';
+		return out + n + 1;
+	case KF_DYN_CHARS:
+		return put_dyn_string(out, k, data, size);
+	case KF_TGID:
+		memcpy(&tid, data + f->offset, 4);
+		tid = kd_tgid_of(kd, tid);
+		memcpy(out, &tid, 4);
+		return out + 4;
+	case KF_INT_ARRAY:
+		memcpy(out, data + f->offset, (size_t)k->size * k->count);
+		return out + (size_t)k->size * k->count;
+	default:
+		memcpy(out, data + f->offset, k->size);
+		return out + k->size;
+	}
+}
+
+/* Whether every field of class `k` lies inside a record of `size` bytes. */
+static bool record_fits(const struct kclass *k, unsigned int size)
+{
+	unsigned int i;
+
+	for (i = 0; i < k->nr_fields; i++) {
+		const struct tep_format_field *f = k->fields[i].src;
+
+		if ((unsigned int)(f->offset + f->size) > size)
+			return false;
+	}
+	return true;
+}
+
+/* One ring record into the stream; records of unknown types are skipped. */
+static void convert_record(struct kerneld *kd, struct kstream *s, const uint8_t *data,
+			   unsigned int size, uint64_t ts)
+{
+	struct tep_record rec = { .data = (void *)data, .size = (int)size };
+	const struct kclass *k;
+	int type, tid;
+	uint8_t *p;
+	unsigned int i;
+
+	/* common_type and common_pid, where the formats put them. */
+	type = tep_data_type(kd->tep, &rec);
+	tid = tep_data_pid(kd->tep, &rec);
+	if (type < 0 || type > kd->classes.max_id || !(k = kd->classes.by_id[type]) ||
+	    !record_fits(k, size))
+		return;
+	/* Strings gain a NUL each; integers and arrays keep their size. */
+	p = kd_event_begin(kd, s, k, ts, tid, size + k->nr_fields + 4 * k->nr_fields);
+	if (!p)
+		return;
+	for (i = 0; i < k->nr_fields; i++)
+		p = put_field(kd, p, &k->fields[i], data, size);
+	kd_event_end(s, p);
+	if (k->is_exit)
+		kd_tgid_forget(kd, tid);
+}
+
+/* The records of the sub-buffer in kd->page. */
+static void convert_subbuffer(struct kerneld *kd, struct kstream *s)
+{
+	unsigned long long ts;
+	void *data;
+	int missed;
+
+	if (kbuffer_load_subbuffer(kd->kbuf, kd->page))
+		return;
+	missed = kbuffer_missed_events(kd->kbuf);
+	/* -1: events were lost, their number was not recorded. */
+	if (missed)
+		s->discarded += missed > 0 ? (uint64_t)missed : 1;
+	for (data = kbuffer_read_event(kd->kbuf, &ts); data;
+	     data = kbuffer_next_event(kd->kbuf, &ts))
+		convert_record(kd, s, data, kbuffer_event_size(kd->kbuf), ts);
+}
+
+/*
+ * Read CPU `s->cpu`'s ring until it is empty (at most one ring's worth
+ * per pass, so that a busy CPU does not starve the others), then write
+ * the packet.  Returns the number of sub-buffers read.
+ */
+int kd_drain_cpu(struct kerneld *kd, struct kstream *s)
+{
+	long max = (long)(kd->opts.buffer_kb * 1024 / kd->page_size) + 1;
+	int n, pages = 0;
+
+	while (pages < max) {
+		n = tracefs_cpu_read(s->tcpu, kd->page, true);
+		if (n <= 0)
+			break;
+		if (n < kd->page_size)
+			memset((uint8_t *)kd->page + n, 0, kd->page_size - n);
+		convert_subbuffer(kd, s);
+		pages++;
+	}
+	kd_packet_flush(kd, s);
+	return pages;
+}

@@ -1,0 +1,185 @@
+#!/usr/bin/python3
+# check_kernel.py - read a `ust record --kernel` session back with
+# babeltrace2 (python3-bt2) and check what the kernel bridge promises.
+#
+# SPDX-License-Identifier: GPL-2.0-only
+#
+#   check_kernel.py DIR --between N MIN   of the N (ktest:before i, getppid(),
+#                                         ktest:after i), at least MIN have the
+#                                         kernel's syscall_entry_getppid of the
+#                                         same thread between the two, in the
+#                                         merged, time-ordered trace
+#   check_kernel.py DIR --sched TID       sched_switch shows TID switched out
+#                                         and back in; fork/exec/exit name it
+#   check_kernel.py DIR --layout          the agreed event and field names,
+#                                         contexts, env and shared clock block
+#   check_kernel.py DIR --classes A,B,..  exactly these event classes
+import argparse
+import os
+import re
+import sys
+
+import bt2
+
+
+def fail(msg):
+    print("FAIL: " + msg)
+    sys.exit(1)
+
+
+def events(path):
+    """(name, event) of every event of the traces under path, in time order."""
+    for m in bt2.TraceCollectionMessageIterator(path):
+        if type(m) is bt2._EventMessageConst:
+            yield m.event.name, m.event, m.default_clock_snapshot.ns_from_origin
+
+
+def payload(ev):
+    return {k: ev.payload_field[k] for k in ev.payload_field.keys()}
+
+
+def check_between(root, n, minimum):
+    hit = set()
+    cur = None
+    vtid = None
+    for name, ev, _ in events(root):
+        if name == "ktest:before":
+            cur = int(ev.payload_field["seq"])
+            vtid = int(ev.common_context_field["vtid"])
+        elif name == "ktest:after":
+            cur = None
+        elif (name == "syscall_entry_getppid" and cur is not None
+              and int(ev.common_context_field["tid"]) == vtid):
+            hit.add(cur)
+    if len(hit) < minimum:
+        fail("only %d of %d getppid() calls lie between their user events "
+             "(need %d)" % (len(hit), n, minimum))
+    print("%d of %d getppid() between their user events" % (len(hit), n))
+
+
+def check_sched(root, tid):
+    outs = ins = 0
+    seen = set()
+    for name, ev, _ in events(os.path.join(root, "kernel")):
+        if name == "sched_switch":
+            p = payload(ev)
+            # Before its exec the thread is still called "ust".
+            if int(p["prev_tid"]) == tid and str(p["prev_comm"]) == "kworkload":
+                outs += 1
+                if int(ev.common_context_field["tid"]) != tid:
+                    fail("sched_switch out of %d in the context of %s"
+                         % (tid, ev.common_context_field["tid"]))
+            if int(p["next_tid"]) == tid and str(p["next_comm"]) == "kworkload":
+                ins += 1
+        elif name == "sched_process_fork":
+            p = payload(ev)
+            if int(p["child_tid"]) == tid:
+                if int(p["child_pid"]) != tid:
+                    fail("fork: child_pid %s for a new process %d"
+                         % (p["child_pid"], tid))
+                seen.add("fork")
+        elif name == "sched_process_exec" and int(payload(ev)["tid"]) == tid:
+            if not str(payload(ev)["filename"]).endswith("/kworkload"):
+                fail("exec of %s" % payload(ev)["filename"])
+            seen.add("exec")
+        elif name == "sched_process_exit" and int(payload(ev)["tid"]) == tid:
+            seen.add("exit")
+    if outs == 0 or ins == 0:
+        fail("thread %d switched out %d times and in %d times" % (tid, outs, ins))
+    if seen != {"fork", "exec", "exit"}:
+        fail("thread %d: saw only %s of fork, exec, exit" % (tid, sorted(seen)))
+    print("thread %d: %d switches out, %d in; fork, exec, exit" % (tid, outs, ins))
+
+
+FIELDS = {
+    "sched_switch": ["prev_comm", "prev_tid", "prev_prio", "prev_state",
+                     "next_comm", "next_tid", "next_prio"],
+    "sched_wakeup": ["comm", "tid", "prio", "target_cpu"],
+    "sched_process_fork": ["parent_comm", "parent_tid", "parent_pid",
+                           "child_comm", "child_tid", "child_pid"],
+    "sched_process_exec": ["filename", "tid", "old_tid"],
+    "sched_process_exit": ["comm", "tid", "prio"],
+    "syscall_exit_getppid": ["ret"],
+    "syscall_entry_getppid": [],
+    "syscall_entry_nanosleep": ["rqtp", "rmtp"],
+    "lttng_statedump_process_state": ["tid", "pid", "ppid", "name"],
+}
+
+
+def block(text, word):
+    m = re.search(r"^%s \{.*?^\};\n" % word, text, re.M | re.S)
+    if not m:
+        fail("no %s block" % word)
+    return m.group(0)
+
+
+def check_metadata(root):
+    kmeta = open(os.path.join(root, "kernel", "metadata")).read()
+    users = [d for d in os.listdir(root)
+             if d != "kernel" and os.path.isfile(os.path.join(root, d, "metadata"))]
+    if len(users) != 1:
+        fail("%d user traces" % len(users))
+    umeta = open(os.path.join(root, users[0], "metadata")).read()
+    if block(kmeta, "clock") != block(umeta, "clock"):
+        fail("clock blocks differ:\n%s\n%s" % (block(kmeta, "clock"),
+                                              block(umeta, "clock")))
+    if 'domain = "kernel";' not in block(kmeta, "env"):
+        fail("kernel env: %s" % block(kmeta, "env"))
+    if block(kmeta, "trace") == block(umeta, "trace"):
+        fail("the kernel and user traces share a trace UUID")
+
+
+def check_layout(root):
+    check_metadata(root)
+    seen = set()
+    for name, ev, _ in events(os.path.join(root, "kernel")):
+        cpu = int(ev.packet.context_field["cpu_id"])
+        if not ev.stream.name.endswith("/kernel_%d" % cpu):
+            fail("cpu_id %d in stream %s" % (cpu, ev.stream.name))
+        if list(ev.common_context_field.keys()) != ["tid"]:
+            fail("event context %s" % list(ev.common_context_field.keys()))
+        if name in FIELDS and name not in seen:
+            if list(ev.payload_field.keys()) != FIELDS[name]:
+                fail("%s fields %s, not %s" % (name, list(ev.payload_field.keys()),
+                                               FIELDS[name]))
+            seen.add(name)
+        if name == "syscall_exit_getppid":
+            ret = ev.payload_field["ret"]
+            if ret.cls.field_value_range != 64 or not isinstance(
+                    ret.cls, bt2._SignedIntegerFieldClassConst):
+                fail("syscall_exit ret is not an int64")
+    missing = {"sched_switch", "syscall_entry_getppid", "syscall_exit_getppid",
+               "sched_process_exec", "sched_process_exit",
+               "lttng_statedump_process_state"} - seen
+    if missing:
+        fail("no %s events" % sorted(missing))
+    print("layout: %s" % sorted(seen))
+
+
+def check_classes(root, names):
+    meta = open(os.path.join(root, "kernel", "metadata")).read()
+    got = set(re.findall(r'^\tname = "([^"]*)";$', meta, re.M))
+    got.discard("ust_clock")
+    if got != set(names):
+        fail("classes %s, not %s" % (sorted(got), sorted(names)))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("dir")
+    ap.add_argument("--between", nargs=2, type=int)
+    ap.add_argument("--sched", type=int)
+    ap.add_argument("--layout", action="store_true")
+    ap.add_argument("--classes")
+    a = ap.parse_args()
+    if a.between:
+        check_between(a.dir, *a.between)
+    if a.sched is not None:
+        check_sched(a.dir, a.sched)
+    if a.layout:
+        check_layout(a.dir)
+    if a.classes:
+        check_classes(a.dir, a.classes.split(","))
+
+
+main()

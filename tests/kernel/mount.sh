@@ -1,0 +1,13 @@
+#!/bin/sh
+# Root, tracefs not mounted where we look (UST_TRACEFS): ust record
+# mounts it and records kernel events.
+. "$top_srcdir/tests/kernel/lib.sh"
+
+mkdir "$WORK/mnt"
+trap 'umount "$WORK/mnt" 2>/dev/null; cleanup' EXIT
+export UST_TRACEFS="$WORK/mnt"
+record_kernel 10 --kernel
+grep -qx "ust record: mounted tracefs at $WORK/mnt" "$WORK/err" ||
+	fail "no mount message: $(cat "$WORK/err")"
+[ -z "$(stale_instances)" ] || fail "instance left: $(stale_instances)"
+$CHECK "$WORK/t" --between 10 10
