@@ -5,6 +5,7 @@ set -eu
 : "${top_builddir:?run from make check}"
 : "${top_srcdir:?run from make check}"
 top_builddir=$(cd "$top_builddir" && pwd)	# the tests cd elsewhere
+top_srcdir=$(cd "$top_srcdir" && pwd)
 UST="$top_builddir/cli/ust"
 STRESS="$top_builddir/tests/integration/stress"
 export UST_CONSUMERD="$top_builddir/consumer/ust-consumerd"
