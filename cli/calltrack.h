@@ -38,6 +38,7 @@ struct ct_frame {
 	uint32_t func;		/* index of the function */
 	int64_t begin_ns;
 	int64_t child_ns;	/* time in the functions it called */
+	uint64_t user;		/* the caller's, 0 at the push */
 };
 
 struct ct_thread {

@@ -385,9 +385,26 @@ enum folded_tag {
 	FOLDED_KERNEL = CT_OTHER + 1,	/* after the calltrack kinds */
 };
 
+/*
+ * The calls are counted on a tree, each node a function under its
+ * caller's node (or a thread's root), so that a call costs a lookup
+ * rather than a string; print() turns the nodes into stacks.
+ */
+#define NO_NODE		0xffffffffu
+
+struct call_node {
+	uint32_t parent;		/* NO_NODE: the root of thread `th` */
+	uint32_t func;
+	const struct ct_thread *th;
+	uint64_t count;
+};
+
 struct folded {
 	struct report_ctx *c;
 	struct calltrack ct;
+	struct call_node *nodes;
+	size_t nr_nodes, cap_nodes;
+	struct u64map children;		/* parent << 32 | func -> node + 1 */
 	struct u64map stacks;		/* hash of the stack -> stack_count */
 	const struct rd_stream *last_stream;
 	const struct rd_event_class *last_ec;
@@ -413,26 +430,69 @@ static struct stack_count *stack_of(struct folded *x, char *stack)
 	return sc;
 }
 
-/* "COMMAND-PID;TID;" + the first `depth` frames of th + leaf (or none). */
+/* "COMMAND-PID;TID" of thread `tid` of trace `t`. */
+static void thread_frames(struct folded *x, FILE *f, const struct rd_trace *t,
+			  int64_t tid)
+{
+	const char *comm = report_comm(x->c, t, tid);
+
+	fprintf(f, "%s-%" PRId64 ";%" PRId64, *comm ? comm : "?",
+		report_pid(x->c, t, tid), tid);
+}
+
+/* "COMMAND-PID;TID" + the first `depth` frames of th + ";leaf". */
 static char *folded_stack(struct folded *x, const struct rd_trace *t, int64_t tid,
 			  const struct ct_thread *th, size_t depth, const char *leaf)
 {
-	const char *comm = report_comm(x->c, t, tid);
 	char *stack;
 	size_t len, i;
 	FILE *f = open_memstream(&stack, &len);
 
 	if (!f)
 		abort();
-	fprintf(f, "%s-%" PRId64 ";%" PRId64, *comm ? comm : "?",
-		report_pid(x->c, t, tid), tid);
+	thread_frames(x, f, t, tid);
 	for (i = 0; i < depth; i++)
 		fprintf(f, ";%s", calltrack_name(&x->ct, th->stack[i].func));
-	if (leaf)
-		fprintf(f, ";%s", leaf);
+	fprintf(f, ";%s", leaf);
 	if (fclose(f))
 		abort();
 	return stack;
+}
+
+static uint32_t new_node(struct folded *x, uint32_t parent, uint32_t func,
+			 const struct ct_thread *th)
+{
+	if (x->nr_nodes == x->cap_nodes) {
+		x->cap_nodes = x->cap_nodes ? 2 * x->cap_nodes : 256;
+		x->nodes = realloc(x->nodes, x->cap_nodes * sizeof(*x->nodes));
+		if (!x->nodes)
+			abort();
+	}
+	x->nodes[x->nr_nodes] = (struct call_node){ parent, func, th, 0 };
+	return (uint32_t)x->nr_nodes++;
+}
+
+/* The node of the call just pushed on th, made on first sight. */
+static void folded_enter(void *a, struct ct_thread *th, int64_t ns)
+{
+	struct folded *x = a;
+	struct ct_frame *fr = &th->stack[th->depth - 1];
+	uint32_t parent;
+	uint64_t key;
+	void *v;
+
+	(void)ns;
+	if (!th->user)
+		th->user = (void *)(uintptr_t)(new_node(x, NO_NODE, 0, th) + 1);
+	parent = th->depth > 1 ? (uint32_t)fr[-1].user :
+		(uint32_t)((uintptr_t)th->user - 1);
+	key = (uint64_t)parent << 32 | fr->func;
+	v = u64map_get(&x->children, key);
+	if (!v) {
+		v = (void *)(uintptr_t)(new_node(x, parent, fr->func, th) + 1);
+		u64map_set(&x->children, key, v);
+	}
+	fr->user = (uintptr_t)v - 1;
 }
 
 /*
@@ -445,13 +505,50 @@ static void folded_leave(void *a, struct ct_thread *th, int64_t ns, bool at_end)
 	const struct ct_frame *fr = &th->stack[th->depth - 1];
 
 	(void)at_end;
-	stack_of(x, folded_stack(x, th->trace, th->tid, th, th->depth, NULL))->count +=
-		x->c->weight_ns ? (uint64_t)(ns - fr->begin_ns - fr->child_ns) : 1;
+	x->nodes[fr->user].count += x->c->weight_ns ?
+		(uint64_t)(ns - fr->begin_ns - fr->child_ns) : 1;
 }
 
 static const struct ct_ops folded_ops = {
+	.enter = folded_enter,
 	.leave = folded_leave,
 };
+
+/* The counted nodes into the stacks: the thread's prefix, then frames. */
+static void nodes_to_stacks(struct folded *x)
+{
+	uint32_t *path = NULL;
+	size_t i, n, cap = 0;
+
+	for (i = 0; i < x->nr_nodes; i++) {
+		const struct call_node *nd = &x->nodes[i];
+		char *stack;
+		size_t len;
+		FILE *f;
+
+		if (!nd->count)
+			continue;
+		for (n = 0; nd->parent != NO_NODE; nd = &x->nodes[nd->parent]) {
+			if (n == cap) {
+				cap = cap ? 2 * cap : 64;
+				path = realloc(path, cap * sizeof(*path));
+				if (!path)
+					abort();
+			}
+			path[n++] = nd->func;
+		}
+		f = open_memstream(&stack, &len);
+		if (!f)
+			abort();
+		thread_frames(x, f, nd->th->trace, nd->th->tid);
+		while (n)
+			fprintf(f, ";%s", calltrack_name(&x->ct, path[--n]));
+		if (fclose(f))
+			abort();
+		stack_of(x, stack)->count += x->nodes[i].count;
+	}
+	free(path);
+}
 
 static void *folded_create(struct report_ctx *c)
 {
@@ -517,6 +614,7 @@ static void folded_print(void *a, struct report_ctx *c, FILE *out)
 
 	(void)c;
 	calltrack_finish(&x->ct, NULL);
+	nodes_to_stacks(x);
 	v = (struct stack_count **)u64map_values(&x->stacks);
 	qsort(v, x->stacks.nr, sizeof(*v), by_stack);
 	for (i = 0; i < x->stacks.nr; i++)
@@ -534,6 +632,8 @@ static void folded_destroy(void *a)
 		free(v[i]->stack);
 	free(v);
 	u64map_free_all(&x->stacks);
+	u64map_free(&x->children);
+	free(x->nodes);
 	calltrack_release(&x->ct);
 	free(x);
 }
