@@ -32,6 +32,8 @@ struct report_ctx {
 	unsigned int top;		/* --top N: rows of the long lists */
 	int64_t interval_ns;		/* --interval; 0: a tenth of the trace */
 	bool gmt;			/* --clock-gmt */
+	bool weight_ns;			/* export --weight=time: folded in ns */
+	bool picked;			/* report: some section asked for */
 	FILE *out;			/* where print() writes */
 };
 
@@ -60,6 +62,7 @@ extern const struct analysis analysis_losses;
 extern const struct analysis analysis_threads;
 extern const struct analysis analysis_cpu;
 extern const struct analysis analysis_syscalls;
+extern const struct analysis analysis_functions;
 
 /* Helpers of the sections. */
 void report_heading(FILE *out, const char *title);

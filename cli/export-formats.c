@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "analysis.h"
+#include "calltrack.h"
 #include "kstate.h"
 #include "tasks.h"
 #include "u64map.h"
@@ -86,7 +87,9 @@ const struct analysis export_csv = {
 enum chrome_tag {
 	CHROME_INSTANT = 1,
 	CHROME_SWITCH,
-	CHROME_SYSCALL,		/* + 2 * call (entry), + 2 * call + 1 (exit) */
+	CHROME_USER,		/* + the calltrack kind of a user event */
+	CHROME_SYSCALL = CHROME_USER + CT_OTHER + 1,
+				/* + 2 * call (entry), + 2 * call + 1 (exit) */
 };
 
 struct thread_seen {
@@ -95,6 +98,8 @@ struct thread_seen {
 };
 
 struct chrome {
+	struct report_ctx *c;
+	struct calltrack ct;		/* function calls: "B" and "E" events */
 	bool any;
 	struct sched_cpus cpus;
 	struct switch_fields sw;
@@ -105,10 +110,22 @@ struct chrome {
 	struct u64map threads;		/* (pid, tid) -> thread_seen */
 };
 
+static void chrome_enter(void *a, struct ct_thread *th, int64_t ns);
+static void chrome_leave(void *a, struct ct_thread *th, int64_t ns, bool at_end);
+
+static const struct ct_ops chrome_ops = {
+	.enter = chrome_enter,
+	.leave = chrome_leave,
+};
+
 static void *chrome_create(struct report_ctx *c)
 {
+	struct chrome *x = report_zalloc(sizeof(struct chrome));
+
 	fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[", c->out);
-	return report_zalloc(sizeof(struct chrome));
+	x->c = c;
+	calltrack_init(&x->ct, &chrome_ops, x);
+	return x;
 }
 
 /* A JSON string: bytes outside printable ASCII as \u00XX. */
@@ -154,7 +171,7 @@ static int chrome_classify(void *a, const struct rd_trace *t,
 
 	*fields = true;
 	if (!report_is_kernel(t))
-		return CHROME_INSTANT;
+		return CHROME_USER + (int)calltrack_classify(t, ec);
 	if (!strcmp(ec->name, "sched_switch")) {
 		switch_fields_of(ec, &x->sw);
 		return CHROME_SWITCH;
@@ -201,6 +218,27 @@ static void chrome_slice(struct chrome *x, struct report_ctx *c, const char *nam
 	fprintf(c->out, ",\"dur\":%" PRId64 ".%03" PRId64 "}", d / 1000, d % 1000);
 }
 
+/* A function call begins ("B") or ends ("E") on its thread. */
+static void chrome_function(struct chrome *x, struct ct_thread *th, int64_t ns,
+			    char ph)
+{
+	const char *name = calltrack_name(&x->ct, th->stack[th->depth - 1].func);
+
+	chrome_head(x, x->c, name, "function", ph, ns, th->trace, th->tid);
+	fputc('}', x->c->out);
+}
+
+static void chrome_enter(void *a, struct ct_thread *th, int64_t ns)
+{
+	chrome_function(a, th, ns, 'B');
+}
+
+static void chrome_leave(void *a, struct ct_thread *th, int64_t ns, bool at_end)
+{
+	(void)at_end;
+	chrome_function(a, th, ns, 'E');
+}
+
 static void chrome_args(struct report_ctx *c, const struct rd_event_class *ec,
 			const struct rd_value *v)
 {
@@ -237,6 +275,12 @@ static void chrome_event(void *a, struct report_ctx *c, const struct rd_msg *m,
 	struct slice s;
 	int64_t begin;
 
+	if (tag >= CHROME_USER && tag < CHROME_SYSCALL) {
+		calltrack_event(&x->ct, m, (enum ct_kind)(tag - CHROME_USER));
+		if (tag == CHROME_USER + CT_ENTRY || tag == CHROME_USER + CT_EXIT)
+			return;
+		tag = CHROME_INSTANT;
+	}
 	if (tag == CHROME_INSTANT) {
 		chrome_head(x, c, m->ec->name, report_is_kernel(t) ? "kernel" : "ust",
 			    'i', m->ns, t, m->vtid);
@@ -277,6 +321,7 @@ static void chrome_print(void *a, struct report_ctx *c, FILE *out)
 	size_t i;
 
 	(void)out;
+	calltrack_finish(&x->ct, NULL);
 	for (i = 0; i < KSTATE_MAX_CPUS; i++) {
 		if (sched_running(&x->cpus, i, c->last_ns, &s) && s.tid > 0 && s.end > s.begin)
 			chrome_slice(x, c, "running", "sched", x->kernel, s.tid,
@@ -305,6 +350,7 @@ static void chrome_destroy(void *a)
 {
 	struct chrome *x = a;
 
+	calltrack_release(&x->ct);
 	syscall_pairs_free(&x->pairs);
 	u64map_free_all(&x->threads);
 	free(x->calls);
@@ -323,16 +369,42 @@ const struct analysis export_chrome = {
 /* ---- folded ---- */
 
 /*
- * One line per stack: "COMMAND-PID;TID;EVENT COUNT".  Without function
- * events the stack is the thread and the event name; a function
- * profile adds the call stack frames between TID and the leaf.
+ * One line per stack: "COMMAND-PID;TID;FRAMES;LEAF COUNT".  A function
+ * call counts 1 (or its self time in ns, --weight=time) on the stack of
+ * its thread at the call, the function being the leaf; any other event
+ * counts 1 on its thread's stack at the time, its name being the leaf
+ * (not with --weight=time: only the calls then).  Without function
+ * events the stack is just the thread and the event name.
  */
 struct stack_count {
 	char *stack;
 	uint64_t count;
 };
 
+enum folded_tag {
+	FOLDED_KERNEL = CT_OTHER + 1,	/* after the calltrack kinds */
+};
+
+/*
+ * The calls are counted on a tree, each node a function under its
+ * caller's node (or a thread's root), so that a call costs a lookup
+ * rather than a string; print() turns the nodes into stacks.
+ */
+#define NO_NODE		0xffffffffu
+
+struct call_node {
+	uint32_t parent;		/* NO_NODE: the root of thread `th` */
+	uint32_t func;
+	const struct ct_thread *th;
+	uint64_t count;
+};
+
 struct folded {
+	struct report_ctx *c;
+	struct calltrack ct;
+	struct call_node *nodes;
+	size_t nr_nodes, cap_nodes;
+	struct u64map children;		/* parent << 32 | func -> node + 1 */
 	struct u64map stacks;		/* hash of the stack -> stack_count */
 	const struct rd_stream *last_stream;
 	const struct rd_event_class *last_ec;
@@ -340,25 +412,9 @@ struct folded {
 	struct stack_count *last;
 };
 
-static void *folded_create(struct report_ctx *c)
-{
-	(void)c;
-	return report_zalloc(sizeof(struct folded));
-}
-
-/* FNV-1a */
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 0x100000001b3ull;
-	return h;
-}
-
 static struct stack_count *stack_of(struct folded *x, char *stack)
 {
-	uint64_t h = hash_str(stack);
+	uint64_t h = calltrack_hash(stack);
 	struct stack_count *sc;
 
 	/* probe on, past other stacks of the same hash */
@@ -374,24 +430,169 @@ static struct stack_count *stack_of(struct folded *x, char *stack)
 	return sc;
 }
 
+/* "COMMAND-PID;TID" of thread `tid` of trace `t`. */
+static void thread_frames(struct folded *x, FILE *f, const struct rd_trace *t,
+			  int64_t tid)
+{
+	const char *comm = report_comm(x->c, t, tid);
+
+	fprintf(f, "%s-%" PRId64 ";%" PRId64, *comm ? comm : "?",
+		report_pid(x->c, t, tid), tid);
+}
+
+/* "COMMAND-PID;TID" + the first `depth` frames of th + ";leaf". */
+static char *folded_stack(struct folded *x, const struct rd_trace *t, int64_t tid,
+			  const struct ct_thread *th, size_t depth, const char *leaf)
+{
+	char *stack;
+	size_t len, i;
+	FILE *f = open_memstream(&stack, &len);
+
+	if (!f)
+		abort();
+	thread_frames(x, f, t, tid);
+	for (i = 0; i < depth; i++)
+		fprintf(f, ";%s", calltrack_name(&x->ct, th->stack[i].func));
+	fprintf(f, ";%s", leaf);
+	if (fclose(f))
+		abort();
+	return stack;
+}
+
+static uint32_t new_node(struct folded *x, uint32_t parent, uint32_t func,
+			 const struct ct_thread *th)
+{
+	if (x->nr_nodes == x->cap_nodes) {
+		x->cap_nodes = x->cap_nodes ? 2 * x->cap_nodes : 256;
+		x->nodes = realloc(x->nodes, x->cap_nodes * sizeof(*x->nodes));
+		if (!x->nodes)
+			abort();
+	}
+	x->nodes[x->nr_nodes] = (struct call_node){ parent, func, th, 0 };
+	return (uint32_t)x->nr_nodes++;
+}
+
+/* The node of the call just pushed on th, made on first sight. */
+static void folded_enter(void *a, struct ct_thread *th, int64_t ns)
+{
+	struct folded *x = a;
+	struct ct_frame *fr = &th->stack[th->depth - 1];
+	uint32_t parent;
+	uint64_t key;
+	void *v;
+
+	(void)ns;
+	if (!th->user)
+		th->user = (void *)(uintptr_t)(new_node(x, NO_NODE, 0, th) + 1);
+	parent = th->depth > 1 ? (uint32_t)fr[-1].user :
+		(uint32_t)((uintptr_t)th->user - 1);
+	key = (uint64_t)parent << 32 | fr->func;
+	v = u64map_get(&x->children, key);
+	if (!v) {
+		v = (void *)(uintptr_t)(new_node(x, parent, fr->func, th) + 1);
+		u64map_set(&x->children, key, v);
+	}
+	fr->user = (uintptr_t)v - 1;
+}
+
+/*
+ * A call, counted when it returns (or at the end of the trace): 1, or
+ * its self time in ns with --weight=time.
+ */
+static void folded_leave(void *a, struct ct_thread *th, int64_t ns, bool at_end)
+{
+	struct folded *x = a;
+	const struct ct_frame *fr = &th->stack[th->depth - 1];
+
+	(void)at_end;
+	x->nodes[fr->user].count += x->c->weight_ns ?
+		(uint64_t)(ns - fr->begin_ns - fr->child_ns) : 1;
+}
+
+static const struct ct_ops folded_ops = {
+	.enter = folded_enter,
+	.leave = folded_leave,
+};
+
+/* The counted nodes into the stacks: the thread's prefix, then frames. */
+static void nodes_to_stacks(struct folded *x)
+{
+	uint32_t *path = NULL;
+	size_t i, n, cap = 0;
+
+	for (i = 0; i < x->nr_nodes; i++) {
+		const struct call_node *nd = &x->nodes[i];
+		char *stack;
+		size_t len;
+		FILE *f;
+
+		if (!nd->count)
+			continue;
+		for (n = 0; nd->parent != NO_NODE; nd = &x->nodes[nd->parent]) {
+			if (n == cap) {
+				cap = cap ? 2 * cap : 64;
+				path = realloc(path, cap * sizeof(*path));
+				if (!path)
+					abort();
+			}
+			path[n++] = nd->func;
+		}
+		f = open_memstream(&stack, &len);
+		if (!f)
+			abort();
+		thread_frames(x, f, nd->th->trace, nd->th->tid);
+		while (n)
+			fprintf(f, ";%s", calltrack_name(&x->ct, path[--n]));
+		if (fclose(f))
+			abort();
+		stack_of(x, stack)->count += x->nodes[i].count;
+	}
+	free(path);
+}
+
+static void *folded_create(struct report_ctx *c)
+{
+	struct folded *x = report_zalloc(sizeof(struct folded));
+
+	x->c = c;
+	calltrack_init(&x->ct, &folded_ops, x);
+	return x;
+}
+
+static int folded_classify(void *a, const struct rd_trace *t,
+			   const struct rd_event_class *ec, bool *fields)
+{
+	enum ct_kind k = calltrack_classify(t, ec);
+
+	(void)a;
+	*fields = false;
+	return k == CT_NONE ? FOLDED_KERNEL : (int)k;
+}
+
 static void folded_event(void *a, struct report_ctx *c, const struct rd_msg *m,
 			 int tag, const struct rd_value *v)
 {
 	struct folded *x = a;
 	const struct rd_trace *t = rd_stream_trace(m->stream);
-	char *stack;
+	const struct ct_thread *th = NULL;
 
-	(void)tag;
 	(void)v;
+	if (tag != FOLDED_KERNEL) {
+		calltrack_event(&x->ct, m, (enum ct_kind)tag);
+		if (tag == CT_ENTRY || tag == CT_EXIT)
+			return;
+		th = calltrack_thread(&x->ct, t, m->vtid);
+	}
+	if (c->weight_ns)
+		return;		/* ns and event counts do not add up */
+	if (th && th->depth) {
+		stack_of(x, folded_stack(x, t, m->vtid, th, th->depth, m->ec->name))->count++;
+		x->last = NULL;
+		return;
+	}
 	if (!x->last || x->last_stream != m->stream || x->last_ec != m->ec ||
 	    x->last_tid != m->vtid) {
-		const char *comm = report_comm(c, t, m->vtid);
-
-		if (asprintf(&stack, "%s-%" PRId64 ";%" PRId64 ";%s",
-			     *comm ? comm : "?", report_pid(c, t, m->vtid),
-			     m->vtid, m->ec->name) < 0)
-			abort();
-		x->last = stack_of(x, stack);
+		x->last = stack_of(x, folded_stack(x, t, m->vtid, NULL, 0, m->ec->name));
 		x->last_stream = m->stream;
 		x->last_ec = m->ec;
 		x->last_tid = m->vtid;
@@ -408,10 +609,13 @@ static int by_stack(const void *pa, const void *pb)
 static void folded_print(void *a, struct report_ctx *c, FILE *out)
 {
 	struct folded *x = a;
-	struct stack_count **v = (struct stack_count **)u64map_values(&x->stacks);
+	struct stack_count **v;
 	size_t i;
 
 	(void)c;
+	calltrack_finish(&x->ct, NULL);
+	nodes_to_stacks(x);
+	v = (struct stack_count **)u64map_values(&x->stacks);
 	qsort(v, x->stacks.nr, sizeof(*v), by_stack);
 	for (i = 0; i < x->stacks.nr; i++)
 		fprintf(out, "%s %" PRIu64 "\n", v[i]->stack, v[i]->count);
@@ -428,13 +632,16 @@ static void folded_destroy(void *a)
 		free(v[i]->stack);
 	free(v);
 	u64map_free_all(&x->stacks);
+	u64map_free(&x->children);
+	free(x->nodes);
+	calltrack_release(&x->ct);
 	free(x);
 }
 
 const struct analysis export_folded = {
 	.name = "folded",
 	.create = folded_create,
-	.classify = report_every_class,
+	.classify = folded_classify,
 	.event = folded_event,
 	.print = folded_print,
 	.destroy = folded_destroy,

@@ -1,7 +1,7 @@
 /*
- * export.c - `ust export --format=chrome|folded|csv [-o FILE] DIR...`:
- * the merged events of traces in another tool's format
- * (export-formats.c, doc/ust-export.md).
+ * export.c - `ust export --format=chrome|folded|csv [--weight=calls|time]
+ * [-o FILE] DIR...`: the merged events of traces in another tool's
+ * format (export-formats.c, doc/ust-export.md).
  *
  * SPDX-License-Identifier: GPL-2.0-only
  */
@@ -26,6 +26,7 @@ static const struct analysis *const formats[] = {
 enum export_opt {
 	OPT_FORMAT = 1,
 	OPT_OUTPUT,
+	OPT_WEIGHT,
 	OPT_HELP,
 };
 
@@ -35,6 +36,9 @@ static const struct poptOption export_options[] = {
 	  "folded (flame graph stacks) or csv", "FORMAT" },
 	{ "output", 'o', POPT_ARG_STRING, NULL, OPT_OUTPUT,
 	  "write to FILE instead of standard output", "FILE" },
+	{ "weight", '\0', POPT_ARG_STRING, NULL, OPT_WEIGHT,
+	  "folded, function calls: count each call (calls, the default) or its "
+	  "self time in ns (time)", "calls|time" },
 	{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, "show this help", NULL },
 	POPT_TABLEEND
 };
@@ -58,6 +62,7 @@ static const struct analysis *find_format(const char *name)
 
 struct export_args {
 	const struct analysis *format;
+	bool weight_ns;
 	char *output;
 	const char **dirs;
 };
@@ -80,6 +85,17 @@ static int export_parse(int argc, const char **argv, struct export_args *a,
 		if (rc == OPT_OUTPUT) {
 			free(a->output);
 			a->output = arg;
+			continue;
+		}
+		if (rc == OPT_WEIGHT) {
+			int bad = strcmp(arg, "calls") && strcmp(arg, "time");
+
+			if (bad)
+				ust_error("unknown weight '%s' (calls or time)", arg);
+			a->weight_ns = !strcmp(arg, "time");
+			free(arg);
+			if (bad)
+				return -1;
 			continue;
 		}
 		a->format = find_format(arg);
@@ -108,7 +124,7 @@ static int export_parse(int argc, const char **argv, struct export_args *a,
 
 static int export_write(struct export_args *a, FILE *out)
 {
-	struct pass p = { .c = { .top = 10, .out = out } };
+	struct pass p = { .c = { .top = 10, .out = out, .weight_ns = a->weight_ns } };
 	size_t n = 0;
 	int ret;
 

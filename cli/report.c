@@ -21,6 +21,7 @@ static const struct analysis *const sections[] = {
 	&analysis_threads,
 	&analysis_cpu,
 	&analysis_syscalls,
+	&analysis_functions,
 };
 
 #define NR_SECTIONS	(sizeof(sections) / sizeof(sections[0]))
@@ -155,6 +156,7 @@ static int report_parse(int argc, const char **argv, struct pass *p,
 		ust_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(rc));
 		return -1;
 	}
+	p->c.picked = picked;
 	for (i = 0; i < NR_SECTIONS; i++) {
 		if (on[i] || (!picked && sections[i]->by_default))
 			p->list[p->nr++] = sections[i];
@@ -202,7 +204,7 @@ static int report_run(int argc, const char **argv)
 
 const struct ust_command ust_report_command = {
 	.name = "report",
-	.summary = "event counts, losses, threads, CPU usage and syscall latency",
+	.summary = "event counts, losses, threads, CPU usage, syscall latency, functions",
 	.run = report_run,
 	.help = report_help,
 };

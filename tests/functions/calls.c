@@ -10,6 +10,8 @@
  *   calls plugin PATH P     dlopen PATH, call plugin_work() P times, dlclose
  *   calls forkexec          fork; the child execs "calls counts 10 7",
  *                           the parent runs "counts 5 3" and waits
+ *   calls exit N            fib(N), then exit() from quit(): main, run_exit
+ *                           and quit never return
  *
  * Call counts: fib(N) makes fib_calls(N) = 1 + fib_calls(N-1) +
  * fib_calls(N-2) calls (1 for N < 2): 15 for 5, 177 for 10, 21891 for 20.
@@ -44,6 +46,19 @@ static int run_counts(int n, int m)
 	for (i = 0; i < m; i++)
 		sink = leaf(i);
 	return 0;
+}
+
+/* exit() two calls deep: main, run_exit and quit never return. */
+static void quit(void)
+{
+	exit(0);
+}
+
+static int run_exit(int n)
+{
+	sink = fib(n);
+	quit();
+	return 1;
 }
 
 static void *thread_main(void *arg)
@@ -120,9 +135,11 @@ int main(int argc, char **argv)
 		return run_threads(atoi(argv[2]), atol(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "plugin"))
 		return run_plugin(argv[2], atoi(argv[3]));
+	if (argc == 3 && !strcmp(argv[1], "exit"))
+		return run_exit(atoi(argv[2]));
 	if (argc == 2 && !strcmp(argv[1], "forkexec"))
 		return run_forkexec();
 	fprintf(stderr, "usage: calls counts N M | threads T K | "
-		"plugin PATH P | forkexec\n");
+		"plugin PATH P | forkexec | exit N\n");
 	return 2;
 }

@@ -1,6 +1,7 @@
 /*
  * funcs.c - count the function entries and exits of one process's trace
- * by function name, with ust's reader and symbolizer (test tool).
+ * by function name, with ust's reader and the report's call stacks
+ * (cli/calltrack.h) (test tool).
  *
  * SPDX-License-Identifier: GPL-2.0-only
  *
@@ -9,153 +10,116 @@
  * prints one line per function, "NAME ENTRIES EXITS", sorted by name,
  * then "total entries=N exits=M unmatched=U threads=T".  An exit
  * (func_exit has no field) closes the function its thread entered last;
- * it is unmatched when its thread has no function open.  Addresses are
- * resolved when first seen, so functions of a library unloaded later
- * still get their names.
+ * it is unmatched when its thread has no function open.  Functions still
+ * open at the end of the trace count no exit.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "payload.h"
+#include "calltrack.h"
 #include "reader.h"
-#include "symbols.h"
-
-struct func {
-	uint64_t addr;
-	char name[256];
-	uint64_t entries, exits;
-};
-
-struct thread {
-	int64_t vtid;
-	uint64_t *stack;
-	size_t depth, cap;
-};
 
 struct counts {
-	struct func *funcs;
-	size_t nr_funcs, cap_funcs;
-	struct thread threads[256];
-	size_t nr_threads;
-	uint64_t entries, exits, unmatched;
+	uint64_t *entries, *exits;	/* per function index */
+	size_t cap_entries, cap_exits;
+	uint64_t nr_entries, nr_exits, unmatched;
 };
 
-static void *xrealloc(void *p, size_t n)
+static void on_enter(void *u, struct ct_thread *th, int64_t ns)
 {
-	p = realloc(p, n);
-	if (!p) {
-		fputs("funcs: out of memory\n", stderr);
-		exit(1);
-	}
-	return p;
+	struct counts *c = u;
+	uint32_t f = th->stack[th->depth - 1].func;
+
+	(void)ns;
+	c->entries = calltrack_per_func(c->entries, &c->cap_entries,
+					sizeof(*c->entries), f);
+	c->exits = calltrack_per_func(c->exits, &c->cap_exits, sizeof(*c->exits), f);
+	c->entries[f]++;
+	c->nr_entries++;
 }
 
-static struct func *func_of(struct counts *c, struct sym_table *t, uint64_t addr)
+static void on_leave(void *u, struct ct_thread *th, int64_t ns, bool at_end)
 {
-	size_t i;
+	struct counts *c = u;
 
-	for (i = 0; i < c->nr_funcs; i++) {
-		if (c->funcs[i].addr == addr)
-			return &c->funcs[i];
-	}
-	if (c->nr_funcs == c->cap_funcs) {
-		c->cap_funcs = c->cap_funcs ? 2 * c->cap_funcs : 64;
-		c->funcs = xrealloc(c->funcs, c->cap_funcs * sizeof(*c->funcs));
-	}
-	memset(&c->funcs[c->nr_funcs], 0, sizeof(*c->funcs));
-	c->funcs[c->nr_funcs].addr = addr;
-	sym_format(t, addr, c->funcs[c->nr_funcs].name,
-		   sizeof(c->funcs[c->nr_funcs].name));
-	return &c->funcs[c->nr_funcs++];
-}
-
-static struct thread *thread_of(struct counts *c, int64_t vtid)
-{
-	size_t i;
-
-	for (i = 0; i < c->nr_threads; i++) {
-		if (c->threads[i].vtid == vtid)
-			return &c->threads[i];
-	}
-	if (c->nr_threads == sizeof(c->threads) / sizeof(c->threads[0])) {
-		fputs("funcs: too many threads\n", stderr);
-		exit(1);
-	}
-	c->threads[c->nr_threads].vtid = vtid;
-	return &c->threads[c->nr_threads++];
-}
-
-static void on_entry(struct counts *c, struct sym_table *t, int64_t vtid,
-		     uint64_t addr)
-{
-	struct thread *th = thread_of(c, vtid);
-
-	func_of(c, t, addr)->entries++;
-	c->entries++;
-	if (th->depth == th->cap) {
-		th->cap = th->cap ? 2 * th->cap : 64;
-		th->stack = xrealloc(th->stack, th->cap * sizeof(*th->stack));
-	}
-	th->stack[th->depth++] = addr;
-}
-
-static void on_exit_event(struct counts *c, struct sym_table *t, int64_t vtid)
-{
-	struct thread *th = thread_of(c, vtid);
-
-	c->exits++;
-	if (!th->depth) {
-		c->unmatched++;
+	(void)ns;
+	if (at_end)
 		return;
-	}
-	func_of(c, t, th->stack[--th->depth])->exits++;
+	c->exits[th->stack[th->depth - 1].func]++;
+	c->nr_exits++;
 }
+
+static void on_unmatched(void *u, struct ct_thread *th, int64_t ns)
+{
+	struct counts *c = u;
+
+	(void)th;
+	(void)ns;
+	c->nr_exits++;
+	c->unmatched++;
+}
+
+static const struct ct_ops count_ops = {
+	.enter = on_enter,
+	.leave = on_leave,
+	.unmatched = on_unmatched,
+};
+
+static struct calltrack *sort_ct;
 
 static int by_name(const void *a, const void *b)
 {
-	return strcmp(((const struct func *)a)->name,
-		      ((const struct func *)b)->name);
+	return strcmp(calltrack_name(sort_ct, *(const uint32_t *)a),
+		      calltrack_name(sort_ct, *(const uint32_t *)b));
 }
 
-static int count_events(struct rd_reader *r, struct counts *c,
-			struct sym_table *t)
+static int count_events(struct rd_reader *r, struct calltrack *ct)
 {
 	struct rd_msg m;
-	const uint8_t *p;
-	size_t len;
 	int ret;
 
 	while ((ret = rd_reader_next(r, &m)) == 1) {
 		if (m.kind != RD_MSG_EVENT)
 			continue;
-		if (sym_table_observe(t, &m)) {
-			fprintf(stderr, "funcs: bad %s event\n", m.ec->name);
+		if (calltrack_event(ct, &m, calltrack_classify(rd_stream_trace(m.stream),
+							       m.ec))) {
+			fprintf(stderr, "funcs: %s\n", ct->error);
 			return -1;
 		}
-		if (!strcmp(m.ec->name, "ust_cyg_profile:func_exit")) {
-			on_exit_event(c, t, m.vtid);
-			continue;
-		}
-		if (strcmp(m.ec->name, "ust_cyg_profile:func_entry"))
-			continue;
-		if (rd_event_payload(&m, &p, &len) || len != 16)
-			return -1;
-		on_entry(c, t, m.vtid, rd_le64(p));
 	}
 	if (ret < 0)
 		fprintf(stderr, "funcs: %s\n", rd_reader_error(r));
 	return ret;
 }
 
+static void print_counts(struct counts *c, struct calltrack *ct)
+{
+	uint32_t *order = calloc(ct->nr_funcs + 1, sizeof(*order));
+	uint32_t i;
+
+	if (!order)
+		exit(1);
+	for (i = 0; i < ct->nr_funcs; i++)
+		order[i] = i;
+	sort_ct = ct;
+	qsort(order, ct->nr_funcs, sizeof(*order), by_name);
+	for (i = 0; i < ct->nr_funcs; i++)
+		printf("%s %" PRIu64 " %" PRIu64 "\n", calltrack_name(ct, order[i]),
+		       c->entries[order[i]], c->exits[order[i]]);
+	printf("total entries=%" PRIu64 " exits=%" PRIu64 " unmatched=%" PRIu64
+	       " threads=%" PRIu32 "\n", c->nr_entries, c->nr_exits, c->unmatched,
+	       ct->nr_threads);
+	free(order);
+}
+
 int main(int argc, char **argv)
 {
 	struct counts c = { 0 };
+	struct calltrack ct;
 	struct rd_reader *r;
-	struct sym_table *t;
 	char err[512];
-	size_t i;
 
 	if (argc != 2) {
 		fputs("usage: funcs TRACE_DIR\n", stderr);
@@ -166,20 +130,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "funcs: %s\n", err);
 		return 1;
 	}
-	t = sym_table_new();
-	if (!t || count_events(r, &c, t))
+	calltrack_init(&ct, &count_ops, &c);
+	if (count_events(r, &ct))
 		return 1;
-	if (c.nr_funcs)
-		qsort(c.funcs, c.nr_funcs, sizeof(*c.funcs), by_name);
-	for (i = 0; i < c.nr_funcs; i++)
-		printf("%s %" PRIu64 " %" PRIu64 "\n", c.funcs[i].name,
-		       c.funcs[i].entries, c.funcs[i].exits);
-	printf("total entries=%" PRIu64 " exits=%" PRIu64 " unmatched=%" PRIu64
-	       " threads=%zu\n", c.entries, c.exits, c.unmatched, c.nr_threads);
-	for (i = 0; i < c.nr_threads; i++)
-		free(c.threads[i].stack);
-	free(c.funcs);
-	sym_table_free(t);
+	print_counts(&c, &ct);
+	free(c.entries);
+	free(c.exits);
+	calltrack_release(&ct);
 	rd_reader_close(r);
 	return 0;
 }
