@@ -42,7 +42,7 @@ make -C "$BUILD/tests/integration" stress >/dev/null
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/ust-bench-reader.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
-"$UST" record -o "$WORK/t" --subbuf-size 1M --subbuf-count 64 -- \
+"$UST" record -o "$WORK/t" --blocking --subbuf-size 1M --subbuf-count 64 -- \
 	"$STRESS" -t 2 -n $((EVENTS / 2)) >/dev/null 2>"$WORK/rec"
 grep -q "^ust record: 1 trace, $EVENTS events written, 0 lost" "$WORK/rec" ||
 	{ echo "bench/reader.sh: the recording lost events: $(cat "$WORK/rec")" >&2; exit 1; }
