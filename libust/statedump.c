@@ -42,7 +42,7 @@
 #include "session.h"
 #include "statedump.h"
 
-#define BUILD_ID_LEN	20	/* GNU ld's default (sha1); others are skipped */
+#define BUILD_ID_MAX	64	/* longer build-id notes are not recorded */
 
 #define U64_HEX "integer { size = 64; align = 8; signed = false; encoding = none; base = 16; }"
 #define U64_DEC "integer { size = 64; align = 8; signed = false; encoding = none; base = 10; }"
@@ -64,16 +64,18 @@ EVENT(ev_bin_info, "bin_info",
       U64_HEX " _baddr; " U64_DEC " _memsz; string _path; "
       U8_DEC " _is_pic; " U8_DEC " _has_build_id; " U8_DEC " _has_debug_link;",
       "F16 S F3");
-EVENT(ev_build_id, "build_id",
-      U64_HEX " _baddr; " U8_HEX " _build_id[20];", "F28");
+/* LTTng's form: a sequence of bytes whose length is a 64-bit integer. */
+#define BUILD_ID_FIELDS \
+	U64_HEX " _baddr; " U64_DEC " __build_id_length; " \
+	U8_HEX " _build_id[__build_id_length];"
+EVENT(ev_build_id, "build_id", BUILD_ID_FIELDS, "F8 Q8[F1]");
 EVENT(ev_debug_link, "debug_link",
       U64_HEX " _baddr; " U32_HEX " _crc; string _filename;", "F12 S");
 EVENT(ev_dlopen, "dlopen",
       U64_HEX " _baddr; " U64_DEC " _memsz; " S32_DEC " _flags; string _path; "
       U8_DEC " _has_build_id; " U8_DEC " _has_debug_link;",
       "F20 S F2");
-EVENT(ev_dl_build_id, "build_id",
-      U64_HEX " _baddr; " U8_HEX " _build_id[20];", "F28");
+EVENT(ev_dl_build_id, "build_id", BUILD_ID_FIELDS, "F8 Q8[F1]");
 EVENT(ev_dl_debug_link, "debug_link",
       U64_HEX " _baddr; " U32_HEX " _crc; string _filename;", "F12 S");
 EVENT(ev_dlclose, "dlclose", U64_HEX " _baddr;", "F8");
@@ -109,6 +111,7 @@ struct object {
 	uint64_t memsz;		/* up to the end of the highest PT_LOAD */
 	const char *path;	/* dlpi_name, or /proc/self/exe for the program */
 	const uint8_t *build_id;	/* in the mapped note, or NULL */
+	uint64_t build_id_len;
 	const char *debug_link;	/* .gnu_debuglink file name, or NULL */
 	uint32_t debug_crc;
 	uint8_t is_pic;
@@ -121,8 +124,9 @@ static uint64_t *known;
 static size_t nr_known, known_cap;
 static unsigned long long known_adds, known_subs;
 
-/* The GNU build-id note of one PT_NOTE segment, or NULL. */
-static const uint8_t *note_build_id(const uint8_t *p, size_t size)
+/* The GNU build-id note of one PT_NOTE segment (*len bytes), or NULL. */
+static const uint8_t *note_build_id(const uint8_t *p, size_t size,
+				    uint64_t *len)
 {
 	while (size >= sizeof(ElfW(Nhdr))) {
 		const ElfW(Nhdr) *n = (const ElfW(Nhdr) *)p;
@@ -134,8 +138,10 @@ static const uint8_t *note_build_id(const uint8_t *p, size_t size)
 			return NULL;
 		if (n->n_type == NT_GNU_BUILD_ID && n->n_namesz == 4 &&
 		    !memcmp(p + sizeof(*n), "GNU", 4) &&
-		    n->n_descsz == BUILD_ID_LEN)
+		    n->n_descsz && n->n_descsz <= BUILD_ID_MAX) {
+			*len = n->n_descsz;
 			return p + sizeof(*n) + name_sz;
+		}
 		p += total;
 		size -= total;
 	}
@@ -209,7 +215,8 @@ static int object_from_phdr(const struct dl_phdr_info *info, struct object *o,
 		} else if (ph->p_type == PT_NOTE && !o->build_id) {
 			o->build_id = note_build_id((const uint8_t *)
 						    (info->dlpi_addr + ph->p_vaddr),
-						    ph->p_memsz);
+						    ph->p_memsz,
+						    &o->build_id_len);
 		}
 	}
 	if (lo == UINT64_MAX)
@@ -272,12 +279,13 @@ static void write_dlopen(const struct object *o, int32_t dl_flags)
 
 static void write_build_id(struct ust_event_desc *ev, const struct object *o)
 {
-	struct ust_seg segs[2] = {
+	struct ust_seg segs[3] = {
 		{ &o->baddr, 8 },
-		{ o->build_id, BUILD_ID_LEN },
+		{ &o->build_id_len, 8 },
+		{ o->build_id, o->build_id_len },
 	};
 
-	ust_event_write(ev, segs, 2, 8 + BUILD_ID_LEN);
+	ust_event_write(ev, segs, 3, 16 + o->build_id_len);
 }
 
 static void write_debug_link(struct ust_event_desc *ev, const struct object *o)

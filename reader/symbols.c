@@ -349,9 +349,10 @@ int sym_table_observe(struct sym_table *t, const struct rd_msg *m)
 		return observe_object(t, p, len, true);
 	if (!strcmp(name, "lttng_ust_statedump:build_id") ||
 	    !strcmp(name, "lttng_ust_dl:build_id")) {
-		if (len <= 8)
+		/* baddr, then the byte sequence: its 64-bit length first */
+		if (len < 16 || rd_le64(p + 8) != len - 16 || len == 16)
 			return -1;
-		sym_table_set_build_id(t, rd_le64(p), p + 8, len - 8);
+		sym_table_set_build_id(t, rd_le64(p), p + 16, len - 16);
 		return 0;
 	}
 	if (!strcmp(name, "lttng_ust_dl:dlclose")) {
