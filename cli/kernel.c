@@ -23,13 +23,11 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "kerneld-abi.h"
 #include "kernel.h"
 
 #define KERNELD_READY_FD	3
 #define KERNELD_READY_TIMEOUT_MS 60000
-/* ust-kerneld's exit statuses (consumer/kernel/kerneld.h). */
-#define KERNELD_EXIT_USAGE	2
-#define KERNELD_EXIT_UNAVAIL	3
 
 extern char **environ;
 

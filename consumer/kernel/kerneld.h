@@ -20,12 +20,9 @@
 #include <stdint.h>
 
 #include "clock.h"
+#include "kerneld-abi.h"	/* KERNELD_EXIT_*: ust record tells them apart */
 
 #define KERNELD_NAME		"ust-kerneld"
-
-/* Exit statuses that `ust record` tells apart. */
-#define KERNELD_EXIT_USAGE	2	/* bad event list: ust record stops */
-#define KERNELD_EXIT_UNAVAIL	3	/* no permission, no tracefs: go on */
 
 struct tep_handle;
 struct tep_event;
