@@ -7,7 +7,7 @@
  * consumer gets the same fd and maps it too.  Everything inside is located
  * by offsets from the start of the mapping, never by pointers.  The
  * consumer treats every byte of it as untrusted: it checks each offset and
- * size against the mapping before use (see consumer/shm-check.c).
+ * size against the mapping before use (see common/shm-map.c).
  *
  *   +---------------------------+ 0
  *   | struct ust_shm_header     |   one page

@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * One consumer serves one traced process: it maps the process's shared
- * memory (shm-check.c), creates the trace directory (output.c), writes
+ * memory (common/shm-map.c), creates the trace directory (output.c), writes
  * the metadata and follows the metadata log (metadata.c), and drains
  * every per-CPU buffer into one stream file each (drain.c).
  *
@@ -25,39 +25,11 @@
 #include "clock.h"
 #include "packet.h"
 #include "shm-abi.h"
+#include "shm-map.h"
 
 #define CONSUMER_NAME		"ust-consumerd"
 #define META_MAX_EVENT_ID	(1u << 20)	/* bounds the layout tables */
 #define CORRUPT_REPORT_MAX	5		/* messages per stream */
-
-/* A validated private copy of one channel of the channel table. */
-struct chan_info {
-	char name[32];
-	uint32_t stream_id;
-	uint32_t mode;			/* enum ust_mode */
-	uint32_t subbuf_size;
-	uint32_t subbuf_count;
-	unsigned int subbuf_shift;	/* log2(subbuf_size) */
-	uint64_t bufs_offset;
-	uint64_t data_offset;
-	struct ust_layout_table table;	/* layouts known so far, by event id */
-};
-
-/* The mapping and what the header said, once validated. */
-struct shm_map {
-	uint8_t *base;
-	size_t map_size;		/* bytes mapped */
-	uint64_t size;			/* bytes checked: the header's total_size */
-	uint32_t nr_cpus;
-	uint32_t nr_channels;
-	int32_t pid;
-	uint32_t clock_kind;
-	char procname[16];
-	uint8_t uuid[16];
-	uint64_t meta_offset;
-	uint64_t meta_size;
-	struct chan_info chan[UST_MAX_CHANNELS];
-};
 
 /* One per-CPU buffer of one channel, and its stream file. */
 struct stream {
@@ -104,20 +76,6 @@ struct consumer {
 	char error[256];		/* why writing stopped, for the summary */
 	struct consumer_stats stats;
 };
-
-/* shm-check.c */
-/* Format a reason into `err` (may be NULL with errlen 0); returns -EINVAL. */
-int fail_msg(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-int shm_map_open(struct shm_map *m, int fd, char *err, size_t errlen);
-int shm_header_check(struct shm_map *m, const struct ust_shm_header *h,
-		     char *err, size_t errlen);
-void shm_map_close(struct shm_map *m);
-struct ust_shm_buf *shm_buf(const struct shm_map *m, unsigned int chan,
-			    unsigned int cpu);
-const uint8_t *shm_slot(const struct shm_map *m, unsigned int chan,
-			unsigned int cpu, uint64_t subbuf);
-const struct ust_shm_header *shm_header(const struct shm_map *m);
 
 /* output.c */
 int output_create_trace_dir(struct consumer *c, const char *dir,

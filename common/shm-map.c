@@ -1,7 +1,7 @@
 /*
- * shm-check.c - map the traced process's shared memory and validate it.
+ * shm-map.c - map a traced process's shared memory and validate it.
  *
- * SPDX-License-Identifier: GPL-2.0-only
+ * SPDX-License-Identifier: LGPL-2.1-only
  *
  * The header and channel table are copied into private memory before
  * they are checked, and only the copies are used afterwards, so a
@@ -18,8 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "consumer.h"
 #include "parse.h"
+#include "shm-map.h"
 
 struct region {
 	uint64_t start;

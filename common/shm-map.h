@@ -1,0 +1,74 @@
+/*
+ * shm-map.h - a traced process's shared memory, mapped and validated.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-only
+ *
+ * Used by the consumer (which gets the memfd from libust) and by the `ust`
+ * commands that act on a running process (which find it with
+ * shm_map_attach()).  Everything in `struct shm_map` except `base` is a
+ * validated private copy of the header and channel table; the dynamic
+ * words (commit, lost counts, meta_used) must be checked where used.
+ */
+#ifndef UST_SHM_MAP_H
+#define UST_SHM_MAP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "packet.h"
+#include "shm-abi.h"
+
+/* A validated private copy of one channel of the channel table. */
+struct chan_info {
+	char name[32];
+	uint32_t stream_id;
+	uint32_t mode;			/* enum ust_mode */
+	uint32_t subbuf_size;
+	uint32_t subbuf_count;
+	unsigned int subbuf_shift;	/* log2(subbuf_size) */
+	uint64_t bufs_offset;
+	uint64_t data_offset;
+	struct ust_layout_table table;	/* layouts known so far, by event id */
+};
+
+/* The mapping and what the header said, once validated. */
+struct shm_map {
+	uint8_t *base;
+	size_t map_size;		/* bytes mapped */
+	uint64_t size;			/* bytes checked: the header's total_size */
+	uint32_t nr_cpus;
+	uint32_t nr_channels;
+	int32_t pid;
+	uint32_t clock_kind;
+	char procname[16];
+	uint8_t uuid[16];
+	uint64_t meta_offset;
+	uint64_t meta_size;
+	struct chan_info chan[UST_MAX_CHANNELS];
+};
+
+/* Format a reason into `err` (may be NULL with errlen 0); returns -EINVAL. */
+int fail_msg(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int shm_map_open(struct shm_map *m, int fd, char *err, size_t errlen);
+int shm_header_check(struct shm_map *m, const struct ust_shm_header *h,
+		     char *err, size_t errlen);
+void shm_map_close(struct shm_map *m);
+struct ust_shm_buf *shm_buf(const struct shm_map *m, unsigned int chan,
+			    unsigned int cpu);
+const uint8_t *shm_slot(const struct shm_map *m, unsigned int chan,
+			unsigned int cpu, uint64_t subbuf);
+const struct ust_shm_header *shm_header(const struct shm_map *m);
+
+/*
+ * Find the shared memory of running process `pid` (its memfd
+ * "ust-trace", through /proc/PID/fd), map it read-write and validate it.
+ * Needs the right to ptrace `pid` (same user, or root).  Returns 0, or
+ * -errno with a one-line reason in `err` (-ENOENT: `pid` is not traced
+ * by libust; -EACCES/-EPERM: not allowed; -ESRCH: no such process).
+ */
+int shm_map_attach(struct shm_map *m, pid_t pid, char *err, size_t errlen);
+
+#endif /* UST_SHM_MAP_H */
