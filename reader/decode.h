@@ -37,9 +37,13 @@ struct rd_stream {
 	size_t start;			/* offset of the first packet to read */
 	struct rd_out pctx;		/* rendered packet context */
 
-	/* previous packet, for the discarded reports */
-	bool prev_valid;
-	uint64_t prev_end, prev_seq, prev_discarded;
+	/* previous packet, for the discarded reports, now and at pkt_off */
+	struct rd_packet_prev prev, pkt_prev;
+	/* messages of the current packet delivered; to skip on resuming */
+	uint64_t taken, skip;
+	bool exhausted;			/* every message delivered */
+	bool has_complete;		/* complete_end: rd_stream_pos */
+	uint64_t complete_end;
 
 	/* pending messages, head first */
 	struct rd_msg pending[3];

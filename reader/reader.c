@@ -33,6 +33,8 @@ struct rd_reader {
 	struct rd_stream **heap;
 	size_t heap_len;
 	struct rd_stream *cur;		/* stream of the last message */
+	bool has_limit;			/* rd_reader_set_limit() */
+	int64_t limit;
 	const struct rd_live *live;	/* following traces being written */
 	char err[512];
 };
@@ -351,6 +353,10 @@ static int stream_index(struct rd_stream *st, bool live, char *err, size_t errle
 			st->size = off;
 			break;
 		}
+		if (st->has_ts_end) {
+			st->has_complete = true;
+			st->complete_end = st->ts_end;
+		}
 		off += st->pkt_bits / 8;
 	}
 	st->sc = NULL;
@@ -378,10 +384,10 @@ static int stream_resume(const struct rd_reader *r, struct rd_stream *st)
 	if (pos->offset > st->size)
 		return -1;	/* the file shrank: not ours to follow */
 	st->start = pos->offset;
-	st->prev_valid = pos->prev_valid;
-	st->prev_end = pos->prev_end;
-	st->prev_seq = pos->prev_seq;
-	st->prev_discarded = pos->prev_discarded;
+	st->skip = pos->skip;
+	st->prev = pos->prev;
+	st->has_complete = pos->has_complete;
+	st->complete_end = pos->complete_end;
 	return 0;
 }
 
@@ -390,11 +396,24 @@ void rd_reader_stream_pos(const struct rd_reader *r, size_t i,
 {
 	const struct rd_stream *st = r->streams[i];
 
-	pos->offset = st->size;
-	pos->prev_valid = st->prev_valid;
-	pos->prev_end = st->prev_end;
-	pos->prev_seq = st->prev_seq;
-	pos->prev_discarded = st->prev_discarded;
+	if (st->exhausted || st->first_packet) {
+		/* first_packet: not even started (a failed open) */
+		pos->offset = st->exhausted ? st->size : st->start;
+		pos->skip = st->exhausted ? 0 : st->skip;
+		pos->prev = st->prev;
+	} else {
+		pos->offset = st->pkt_off;
+		pos->skip = st->taken;
+		pos->prev = st->pkt_prev;
+	}
+	pos->has_complete = st->has_complete;
+	pos->complete_end = st->complete_end;
+}
+
+void rd_reader_set_limit(struct rd_reader *r, int64_t ns)
+{
+	r->has_limit = true;
+	r->limit = ns;
 }
 
 /*
@@ -586,23 +605,23 @@ static void queue_msg(struct rd_stream *st, enum rd_msg_kind kind, uint64_t coun
 /* babeltrace2's discarded-events and discarded-packets reports. */
 static void packet_reports(struct rd_stream *st)
 {
+	struct rd_packet_prev *prev = &st->prev;
+
 	if (st->has_discarded && st->has_ts_begin && st->has_ts_end) {
-		if (!st->prev_valid && st->discarded)
+		if (!prev->valid && st->discarded)
 			queue_msg(st, RD_MSG_DISCARDED_EVENTS, UINT64_MAX,
 				  st->ts_begin, st->ts_end);
-		else if (st->prev_valid && st->discarded != st->prev_discarded)
+		else if (prev->valid && st->discarded != prev->discarded)
 			queue_msg(st, RD_MSG_DISCARDED_EVENTS,
-				  st->discarded - st->prev_discarded,
-				  st->prev_end, st->ts_end);
+				  st->discarded - prev->discarded,
+				  prev->end, st->ts_end);
 	}
-	if (st->has_seq && st->prev_valid && st->has_ts_begin &&
-	    st->seq != st->prev_seq + 1)
-		queue_msg(st, RD_MSG_DISCARDED_PACKETS, st->seq - st->prev_seq - 1,
-			  st->prev_end, st->ts_begin);
-	st->prev_valid = true;
-	st->prev_end = st->ts_end;
-	st->prev_seq = st->seq;
-	st->prev_discarded = st->discarded;
+	if (st->has_seq && prev->valid && st->has_ts_begin &&
+	    st->seq != prev->seq + 1)
+		queue_msg(st, RD_MSG_DISCARDED_PACKETS, st->seq - prev->seq - 1,
+			  prev->end, st->ts_begin);
+	*prev = (struct rd_packet_prev){ .valid = true, .end = st->ts_end,
+					 .seq = st->seq, .discarded = st->discarded };
 }
 
 /*
@@ -720,19 +739,23 @@ bad:
 }
 
 /* Refill st->pending: 0 with messages, 1 at the end of the stream. */
-static int stream_advance(struct rd_stream *st, char *err, size_t errlen)
+static int stream_fill(struct rd_stream *st, char *err, size_t errlen)
 {
 	st->nr_pending = st->next_pending = 0;
 	for (;;) {
 		if (!st->in_packet) {
 			size_t off = st->first_packet ? st->start : st->pkt_off + st->pkt_bits / 8;
 
-			if (off >= st->size)
+			if (off >= st->size) {
+				st->exhausted = true;
 				return 1;
+			}
 			if (packet_read(st, off, err, errlen))
 				return -1;
 			st->first_packet = false;
 			st->in_packet = true;
+			st->pkt_prev = st->prev;
+			st->taken = 0;
 			packet_reports(st);
 		}
 		if (st->pos < st->content_bits) {
@@ -742,6 +765,28 @@ static int stream_advance(struct rd_stream *st, char *err, size_t errlen)
 			st->in_packet = false;
 		}
 		if (st->nr_pending)
+			return 0;
+	}
+}
+
+/*
+ * stream_fill(), past the messages an earlier live pass delivered
+ * (st->skip, counted from the packet it resumes at).
+ */
+static int stream_advance(struct rd_stream *st, char *err, size_t errlen)
+{
+	int ret;
+
+	for (;;) {
+		ret = stream_fill(st, err, errlen);
+		if (ret || !st->skip)
+			return ret;
+		while (st->skip && st->next_pending < st->nr_pending) {
+			st->skip--;
+			st->taken++;
+			st->next_pending++;
+		}
+		if (st->next_pending < st->nr_pending)
 			return 0;
 	}
 }
@@ -834,8 +879,11 @@ int rd_reader_next(struct rd_reader *r, struct rd_msg *m)
 	if (!r->heap_len)
 		return 0;
 	st = r->heap[0];
+	if (r->has_limit && st->pending[st->next_pending].ns >= r->limit)
+		return 0;
 	*m = st->pending[st->next_pending];
 	r->cur = st;
+	st->taken++;
 	return 1;
 }
 

@@ -45,15 +45,25 @@ struct rd_msg {
 
 struct rd_out;
 
+/* The packet before the current one, for the discarded-events reports. */
+struct rd_packet_prev {
+	bool valid;
+	uint64_t end, seq, discarded;	/* timestamp_end, packet_seq_num... */
+};
+
 /*
  * Following traces that are still being written (ust view --live):
- * where a stream file was read up to, and the state of its last packet
- * (for the discarded-events reports of the next one).
+ * where to go on in a stream file.  A pass can stop in the middle of a
+ * packet (rd_reader_set_limit()): the next one reads that packet again
+ * and skips the messages already delivered.
  */
 struct rd_stream_pos {
-	size_t offset;		/* bytes: the whole packets read */
-	bool prev_valid;
-	uint64_t prev_end, prev_seq, prev_discarded;
+	size_t offset;		/* bytes: the packet to go on at */
+	uint64_t skip;		/* its messages already delivered */
+	struct rd_packet_prev prev;	/* the packet before it */
+	/* timestamp_end (cycles) of the file's last whole packet, if any */
+	bool has_complete;
+	uint64_t complete_end;
 };
 
 struct rd_live {
@@ -72,9 +82,19 @@ int rd_reader_open(struct rd_reader **r, const char *const *paths, size_t n,
  */
 int rd_reader_open_live(struct rd_reader **r, const char *const *paths, size_t n,
 			const struct rd_live *live, char *err, size_t errlen);
-/* Where stream `i` ends: what the next rd_reader_open_live() continues. */
+/*
+ * Where stream `i` goes on after the messages rd_reader_next() gave:
+ * what the next rd_reader_open_live() continues.
+ */
 void rd_reader_stream_pos(const struct rd_reader *r, size_t i,
 			  struct rd_stream_pos *pos);
+
+/*
+ * rd_reader_next() ends (returns 0) before the first message at or
+ * after `ns`, and gives it to no one: a live pass prints only what no
+ * stream can still precede.
+ */
+void rd_reader_set_limit(struct rd_reader *r, int64_t ns);
 
 /* 1: *m filled; 0: the end; -1: error (rd_reader_error()). */
 int rd_reader_next(struct rd_reader *r, struct rd_msg *m);
