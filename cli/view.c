@@ -45,7 +45,8 @@ static const struct poptOption view_options[] = {
 	{ "clock-gmt", '\0', POPT_ARG_NONE, NULL, OPT_GMT,
 	  "print times in UTC instead of local time", NULL },
 	{ "live", '\0', POPT_ARG_NONE, NULL, OPT_LIVE,
-	  "follow the traces while `ust record` writes them, until it ends", NULL },
+	  "follow the traces while they are written (ust record or UST_TRACE), "
+	  "in time order, until the session ends", NULL },
 	{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, "show this help", NULL },
 	POPT_TABLEEND
 };
@@ -198,16 +199,50 @@ static void print_discarded(const struct rd_msg *m, const struct view_opts *o,
 	rd_out_str(err, buf);
 }
 
+/*
+ * print_stamp() when the time falls in the second converted last and
+ * after a printed event: one room check, a local cursor.  false when
+ * it does not apply.
+ */
+static bool print_stamp_cached(struct rd_out *out, int64_t ns, int64_t last, bool gmt)
+{
+	char *start = rd_out_room(out, 64), *q;
+	uint64_t d;
+
+	start[0] = '[';
+	q = rd_fmt_time_cached(start + 1, ns, gmt);
+	if (!q || last == INT64_MIN)
+		return false;
+	d = (uint64_t)ns - (uint64_t)last;
+	memcpy(q, "] (+", 4);
+	if (d < 1000000000) {
+		memcpy(q + 4, "0.", 2);
+		q += 6;
+	} else {
+		q = rd_fmt_u64(q + 4, d / 1000000000);
+		*q++ = '.';
+	}
+	q = rd_fmt_nsec(q, (uint32_t)(d % 1000000000));
+	memcpy(q, ") ", 2);
+	out->len += q + 2 - start;
+	return true;
+}
+
 /* "[time] (+delta) " */
 static void print_stamp(struct rd_out *out, int64_t ns, int64_t *last, bool gmt)
 {
+	int64_t prev = *last;
+
+	*last = ns;
+	if (print_stamp_cached(out, ns, prev, gmt))
+		return;
 	rd_out_char(out, '[');
 	rd_out_time(out, ns, gmt);
 	rd_out_str(out, "] (");
-	if (*last == INT64_MIN) {
+	if (prev == INT64_MIN) {
 		rd_out_str(out, "+?.?????????");
 	} else {
-		uint64_t d = (uint64_t)(ns - *last);
+		uint64_t d = (uint64_t)ns - (uint64_t)prev;
 
 		rd_out_char(out, '+');
 		rd_out_u64(out, d / 1000000000);
@@ -215,7 +250,6 @@ static void print_stamp(struct rd_out *out, int64_t ns, int64_t *last, bool gmt)
 		rd_out_nsec(out, d % 1000000000);
 	}
 	rd_out_str(out, ") ");
-	*last = ns;
 }
 
 int view_batch(struct rd_reader *r, struct view_opts *o)

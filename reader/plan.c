@@ -12,6 +12,20 @@
 #include "decode.h"
 #include "plan.h"
 
+static uint8_t load_of(unsigned int bytes, bool is_signed, bool be)
+{
+	switch (bytes) {
+	case 1:
+		return is_signed ? LOAD_S8 : LOAD_U8;
+	case 2:
+		return be ? (is_signed ? LOAD_S16BE : LOAD_U16BE) : (is_signed ? LOAD_S16 : LOAD_U16);
+	case 4:
+		return be ? (is_signed ? LOAD_S32BE : LOAD_U32BE) : (is_signed ? LOAD_S32 : LOAD_U32);
+	default:	/* 64 bits: the sign is in the printing */
+		return be ? LOAD_U64BE : LOAD_U64;
+	}
+}
+
 static bool step_of(const struct rd_member *m, bool tid_role, struct plan_step *s)
 {
 	const struct rd_type *t = m->type;
@@ -19,7 +33,8 @@ static bool step_of(const struct rd_member *m, bool tid_role, struct plan_step *
 	if (m->name_len > 255 || t->align % 8)
 		return false;
 	*s = (struct plan_step){ .align = (uint8_t)(t->align / 8),
-		.name = m->name, .name_len = (uint8_t)m->name_len };
+		.name = m->name, .name_len = (uint8_t)m->name_len,
+		.memo = RD_FMT_MEMO_INIT };
 	if (t->kind == RD_STRING) {
 		s->kind = STEP_STRING;
 		return true;
@@ -31,6 +46,7 @@ static bool step_of(const struct rd_member *m, bool tid_role, struct plan_step *
 	s->kind = t->u.i.is_signed ? STEP_SIGNED : STEP_UNSIGNED;
 	s->bytes = (uint8_t)(t->u.i.size / 8);
 	s->be = t->u.i.be;
+	s->load = load_of(s->bytes, s->kind == STEP_SIGNED, s->be);
 	s->tid = tid_role && (!strcmp(m->name, "vtid") || !strcmp(m->name, "tid"));
 	return true;
 }
@@ -64,6 +80,8 @@ struct rd_plan *rd_plan_build(const struct rd_type *t, bool tid_role)
 	p->align = t->align / 8;
 	p->nr = t->u.s.nr;
 	p->fixed = true;
+	p->print_fixed = true;
+	p->print_max = 1 + 2 + sizeof(p->steps[0].text);	/* "{", " }", a text's overrun */
 	p->tid_offset = p->tid_step = -1;
 	for (i = 0; i < t->u.s.nr; i++) {
 		struct plan_step *s = &p->steps[i];
@@ -76,7 +94,10 @@ struct rd_plan *rd_plan_build(const struct rd_type *t, bool tid_role)
 		if ((size_t)s->name_len + 5 < sizeof(s->text))
 			s->text_len = (uint8_t)sprintf(s->text, "%s%.*s = ", i ? ", " : " ",
 						       (int)s->name_len, s->name);
+		p->print_fixed &= s->kind != STEP_STRING && s->text_len;
+		p->print_max += s->text_len + 21;	/* and "-" and 20 digits */
 	}
+	p->print_fixed &= p->fixed;
 	return p;
 }
 
@@ -107,6 +128,57 @@ static uint64_t load(const uint8_t *q, unsigned int bytes, bool be, bool is_sign
 		return be ? be64toh(x) : le64toh(x);
 	}
 	}
+}
+
+/* The integer of step `s` at `q`, sign-extended when signed. */
+static inline uint64_t load_step(const struct plan_step *s, const uint8_t *q)
+{
+	uint16_t x16;
+	uint32_t x32;
+	uint64_t x64;
+
+	switch (s->load) {
+	case LOAD_U8: return q[0];
+	case LOAD_S8: return (uint64_t)(int64_t)(int8_t)q[0];
+	case LOAD_U16: memcpy(&x16, q, 2); return le16toh(x16);
+	case LOAD_S16: memcpy(&x16, q, 2); return (uint64_t)(int64_t)(int16_t)le16toh(x16);
+	case LOAD_U16BE: memcpy(&x16, q, 2); return be16toh(x16);
+	case LOAD_S16BE: memcpy(&x16, q, 2); return (uint64_t)(int64_t)(int16_t)be16toh(x16);
+	case LOAD_U32: memcpy(&x32, q, 4); return le32toh(x32);
+	case LOAD_S32: memcpy(&x32, q, 4); return (uint64_t)(int64_t)(int32_t)le32toh(x32);
+	case LOAD_U32BE: memcpy(&x32, q, 4); return be32toh(x32);
+	case LOAD_S32BE: memcpy(&x32, q, 4); return (uint64_t)(int64_t)(int32_t)be32toh(x32);
+	case LOAD_U64: memcpy(&x64, q, 8); return le64toh(x64);
+	default: memcpy(&x64, q, 8); return be64toh(x64);
+	}
+}
+
+char *rd_plan_print(struct rd_plan *p, const uint8_t *base, size_t *at,
+		    size_t stop, char *q)
+{
+	size_t pos = (*at + p->align - 1) & ~(size_t)(p->align - 1), i;
+
+	if (pos + p->size > stop)	/* p->fixed: every step within */
+		return NULL;
+	*q++ = '{';
+	for (i = 0; i < p->nr; i++) {
+		struct plan_step *s = &p->steps[i];
+		uint64_t v;
+
+		pos = (pos + s->align - 1) & ~(size_t)(s->align - 1);
+		/* the whole array: a fixed-size copy, the text's length kept */
+		memcpy(q, s->text, sizeof(s->text));
+		q += s->text_len;
+		v = load_step(s, base + pos);
+		pos += s->bytes;
+		if (s->kind == STEP_SIGNED && (int64_t)v < 0)
+			q = rd_fmt_i64(q, (int64_t)v);
+		else
+			q = rd_fmt_u64_memo(q, v, &s->memo);
+	}
+	memcpy(q, " }", 2);
+	*at = pos;
+	return q + 2;
 }
 
 static void print_name(struct rd_out *o, const struct plan_step *s, bool first)

@@ -22,14 +22,22 @@ enum plan_kind {
 	STEP_STRING,
 };
 
+/* An integer's bytes, signedness and byte order, for one switch. */
+enum plan_load {
+	LOAD_U8, LOAD_S8, LOAD_U16, LOAD_S16, LOAD_U16BE, LOAD_S16BE,
+	LOAD_U32, LOAD_S32, LOAD_U32BE, LOAD_S32BE, LOAD_U64, LOAD_U64BE,
+};
+
 struct plan_step {
 	uint8_t kind;		/* enum plan_kind */
+	uint8_t load;		/* enum plan_load: how to read an integer */
 	uint8_t bytes;		/* integers: 1, 2, 4 or 8 */
 	uint8_t align;		/* bytes, a power of two */
 	bool be;
 	bool tid;		/* vtid or tid: the event's thread */
 	uint8_t name_len;
 	const char *name;
+	struct rd_fmt_memo memo;	/* rd_plan_print()'s last value */
 	/* ", name = " (" name = " for the first), when it fits */
 	uint8_t text_len;
 	char text[40];
@@ -37,6 +45,12 @@ struct plan_step {
 
 struct rd_plan {
 	unsigned int align;	/* of the struct, bytes */
+	/*
+	 * Only integers whose " name = " fits in their text: printed by
+	 * rd_plan_print() in at most print_max bytes.
+	 */
+	bool print_fixed;
+	size_t print_max;
 	/*
 	 * Only integers, none aligned more than the struct: from an aligned
 	 * start, `size` bytes, the thread (if any) at tid_offset.
@@ -63,6 +77,15 @@ struct rd_plan *rd_plan_build(const struct rd_type *t, bool tid_role);
  */
 int rd_plan_walk(const struct rd_plan *p, const uint8_t *base, uint64_t *pos,
 		 uint64_t end, int64_t *tid, struct rd_out *o);
+
+/*
+ * Print the struct at *at (bytes, p->print_fixed) to `q`, which has room
+ * for p->print_max bytes, as rd_plan_walk() does; returns the end of
+ * the text and moves *at past the struct, or NULL when it runs past
+ * `stop` (then the generic walker says what is wrong).
+ */
+char *rd_plan_print(struct rd_plan *p, const uint8_t *base, size_t *at,
+		    size_t stop, char *q);
 
 /*
  * The event headers the fast path knows, little-endian, byte aligned:

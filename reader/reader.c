@@ -193,6 +193,25 @@ static char *event_head(const char *prefix, const char *name, size_t *len)
 	return head;
 }
 
+/* Add plan `p` (if any) to an event's whole-line printing. */
+static void print_fixed_add(struct rd_event_class *ec, const struct rd_plan *p)
+{
+	if (!p)
+		return;
+	ec->print_fixed &= p->print_fixed;
+	ec->print_max += p->print_max + 2;	/* and ", " */
+}
+
+/* Whether rd_plan_print() prints all of the line of `ec`, and its size. */
+static void print_fixed_plan(const struct rd_stream_class *sc, struct rd_event_class *ec)
+{
+	ec->print_fixed = sc->fast && ec->fast && ec->head;
+	ec->print_max = ec->head_len + 2 + 1;	/* the packet context's ", ", '\n' */
+	print_fixed_add(ec, sc->plan_context);
+	print_fixed_add(ec, ec->plan_context);
+	print_fixed_add(ec, ec->plan_fields);
+}
+
 /*
  * The fast paths of every event (plan.h), where they apply, and the
  * start of each event's line, `prefix` and name.
@@ -214,6 +233,7 @@ static void plan_metadata(struct rd_metadata *md, const char *prefix)
 			ec->fast = plan_scope(ec->context, false, &ec->plan_context);
 			ec->fast &= plan_scope(ec->fields, false, &ec->plan_fields);
 			ec->head = event_head(prefix, ec->name, &ec->head_len);
+			print_fixed_plan(sc, ec);
 		}
 	}
 }
@@ -887,6 +907,50 @@ int rd_reader_next(struct rd_reader *r, struct rd_msg *m)
 	return 1;
 }
 
+/*
+ * The line of an event whose every part has a print_fixed plan, with
+ * one room check and a local cursor (stores through `char *` may alias
+ * o->len, which would then be reloaded after each).  -1, with nothing
+ * written, when the event runs past the packet.
+ */
+static int print_event_fixed(const struct rd_stream *st, const struct rd_event_class *ec,
+			     struct rd_out *o)
+{
+	const struct rd_stream_class *sc = st->sc;
+	const uint8_t *base = st->map + st->pkt_off;
+	size_t at = (size_t)(st->ev_ctx_pos / 8), stop = (size_t)(st->content_bits / 8);
+	char *start = rd_out_room(o, ec->print_max + st->pctx.len), *q = start;
+
+	if (st->ev_ctx_pos % 8)
+		return -1;
+	memcpy(q, ec->head, ec->head_len);
+	q += ec->head_len;
+	if (sc->packet_context) {
+		memcpy(q, st->pctx.buf, st->pctx.len);
+		memcpy(q + st->pctx.len, ", ", 2);
+		q += st->pctx.len + 2;
+	}
+	if (sc->plan_context) {
+		if (!(q = rd_plan_print(sc->plan_context, base, &at, stop, q)))
+			return -1;
+		memcpy(q, ", ", 2);
+		q += 2;
+	}
+	if (ec->plan_context) {
+		if (!(q = rd_plan_print(ec->plan_context, base, &at, stop, q)))
+			return -1;
+		memcpy(q, ", ", 2);
+		q += 2;
+	}
+	if (ec->plan_fields && !(q = rd_plan_print(ec->plan_fields, base, &at, stop, q)))
+		return -1;
+	if (!ec->fields && o->len + (size_t)(q - start) >= 2)
+		q -= 2;	/* no payload: drop the last ", " */
+	*q++ = '\n';
+	o->len += q - start;
+	return 0;
+}
+
 int rd_reader_print_event(struct rd_reader *r, const struct rd_msg *m,
 			  struct rd_out *o)
 {
@@ -896,6 +960,8 @@ int rd_reader_print_event(struct rd_reader *r, const struct rd_msg *m,
 	uint64_t end_pos;
 	int64_t vtid;
 
+	if (m->ec->print_fixed && !print_event_fixed(st, m->ec, o))
+		return 0;
 	if (m->ec->head) {
 		rd_out_padded(o, m->ec->head, m->ec->head_len);
 	} else {

@@ -209,6 +209,44 @@ static inline void rd_out_char(struct rd_out *o, char c)
 	o->len++;
 }
 
+/*
+ * Formatting at `q` (room checked by the caller), returning the end:
+ * decimal (at most 20 or 21 bytes; 8 writable bytes needed even when
+ * shorter), exactly 9 digits of x < 1e9.
+ */
+char *rd_fmt_u64(char *q, uint64_t v);
+char *rd_fmt_i64(char *q, int64_t v);
+char *rd_fmt_nsec(char *q, uint32_t x);
+/*
+ * rd_out_time()'s "HH:MM:SS.nnnnnnnnn" of `ns` when it falls in the
+ * second it converted last (writes up to 18 bytes), else NULL.
+ */
+char *rd_fmt_time_cached(char *q, int64_t ns, bool gmt);
+
+/*
+ * The last value of a field printed by rd_fmt_u64_memo() and its
+ * digits: a thread id, a CPU or an id repeats from event to event.
+ */
+struct rd_fmt_memo {
+	uint64_t v;		/* < 1e8 when the memo holds it */
+	uint64_t word;		/* the digits, in memory order */
+	unsigned int len;
+};
+
+#define RD_FMT_MEMO_INIT	{ UINT64_MAX, 0, 0 }
+
+/* Fill `m` with `v`: false when it cannot hold it. */
+bool rd_fmt_memo_fill(struct rd_fmt_memo *m, uint64_t v);
+
+/* rd_fmt_u64(), from the memo when `v` is the value it holds. */
+static inline char *rd_fmt_u64_memo(char *q, uint64_t v, struct rd_fmt_memo *m)
+{
+	if (v != m->v && !rd_fmt_memo_fill(m, v))
+		return rd_fmt_u64(q, v);
+	__builtin_memcpy(q, &m->word, 8);
+	return q + m->len;
+}
+
 /* `v` as exactly 9 digits. */
 void rd_out_nsec(struct rd_out *o, uint64_t v);
 void rd_out_u64(struct rd_out *o, uint64_t v);

@@ -103,6 +103,13 @@ struct rd_event_class {
 	bool fast;
 	char *head;		/* "host:proc:(vpid) name: " */
 	size_t head_len;
+	/*
+	 * The whole line by rd_plan_print() (every plan of the event and of
+	 * its stream class is print_fixed), at most print_max bytes plus
+	 * the packet context.
+	 */
+	bool print_fixed;
+	size_t print_max;
 };
 
 struct rd_stream_class {

@@ -1,15 +1,18 @@
 /*
  * check_reader.c - unit tests of the reader: the TSDL parser on the
  * metadata our consumer writes and on bad input, the cycles-to-ns
- * conversion, and the timestamp rebuild over 27-bit wraps on a trace
- * written here byte by byte.
+ * conversion, the timestamp rebuild over 27-bit wraps on a trace
+ * written here byte by byte, and the number formatting of the printer
+ * against snprintf().
  *
  * SPDX-License-Identifier: GPL-2.0-only
  */
 #include <check.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../check_run.h"
@@ -197,6 +200,88 @@ START_TEST(test_timestamp_rebuild)
 }
 END_TEST
 
+/* Every digit count and its edges, then a sweep of xorshift values. */
+static uint64_t next_value(size_t i, uint64_t *seed)
+{
+	static const uint64_t edges[] = {
+		0, 1, 9, 10, 99, 100, 9999, 10000, 99999999, 100000000, 999999999,
+		1000000000, 18446744073709551615ull, 9223372036854775808ull,
+	};
+
+	if (i < sizeof(edges) / sizeof(edges[0]))
+		return edges[i];
+	if (i < 64 + sizeof(edges) / sizeof(edges[0]))
+		return 1ull << (i - sizeof(edges) / sizeof(edges[0]));
+	*seed ^= *seed << 13;
+	*seed ^= *seed >> 7;
+	*seed ^= *seed << 17;
+	return *seed >> (*seed % 64);	/* all lengths */
+}
+
+/* ck_assert_str_eq() only on a difference: it is slow */
+#define expect_str(got, want) do { \
+		if (strcmp(got, want)) \
+			ck_assert_str_eq(got, want); \
+	} while (0)
+
+START_TEST(test_number_format)
+{
+	struct rd_fmt_memo memo = RD_FMT_MEMO_INIT;
+	char got[64], want[64], *end;
+	uint64_t seed = 88172645463325252ull, v;
+	size_t i;
+
+	for (i = 0; i < 20000; i++) {
+		v = next_value(i, &seed);
+		snprintf(want, sizeof(want), "%" PRIu64, v);
+		end = rd_fmt_u64(got, v);
+		*end = '\0';
+		expect_str(got, want);
+		end = rd_fmt_u64_memo(got, v, &memo);	/* filled, then from the memo */
+		end = rd_fmt_u64_memo(got, v, &memo);
+		*end = '\0';
+		expect_str(got, want);
+		snprintf(want, sizeof(want), "%" PRId64, (int64_t)v);
+		end = rd_fmt_i64(got, (int64_t)v);
+		*end = '\0';
+		expect_str(got, want);
+		snprintf(want, sizeof(want), "%09" PRIu64, v % 1000000000);
+		end = rd_fmt_nsec(got, (uint32_t)(v % 1000000000));
+		*end = '\0';
+		expect_str(got, want);
+	}
+}
+END_TEST
+
+/* The cached time prefix, at and across second and 10 us boundaries. */
+START_TEST(test_time_format)
+{
+	static const int64_t ns[] = {
+		1700000000000000000, 1700000000000009999, 1700000000000010000,
+		1700000000999999999, 1700000001000000000, 1700000000123456789,
+		1700000000123450000, 1700000005000000001,
+	};
+	struct rd_out o;
+	char want[64];
+	size_t i;
+
+	rd_out_init(&o, NULL);
+	for (i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
+		time_t t = (time_t)(ns[i] / 1000000000);
+		struct tm tm;
+
+		gmtime_r(&t, &tm);
+		snprintf(want, sizeof(want), "%02d:%02d:%02d.%09" PRId64, tm.tm_hour,
+			 tm.tm_min, tm.tm_sec, ns[i] % 1000000000);
+		o.len = 0;
+		rd_out_time(&o, ns[i], true);
+		rd_out_char(&o, '\0');
+		ck_assert_str_eq(o.buf, want);
+	}
+	rd_out_release(&o);
+}
+END_TEST
+
 static Suite *reader_suite(void)
 {
 	Suite *s = suite_create("reader");
@@ -208,6 +293,10 @@ static Suite *reader_suite(void)
 	tc = tcase_create("time");
 	tcase_add_test(tc, test_clock_ns);
 	tcase_add_test(tc, test_timestamp_rebuild);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("format");
+	tcase_add_test(tc, test_number_format);
+	tcase_add_test(tc, test_time_format);
 	suite_add_tcase(s, tc);
 	return s;
 }
