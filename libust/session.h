@@ -65,6 +65,9 @@ struct ust_session {
 	uint32_t clock_kind;
 	uint8_t uuid[16];
 	struct ust_channel chan[1];	/* one channel for now */
+	/* Runtime control (registry.c): the memfd, kept for its lock. */
+	int fd;
+	struct ust_ctl_area *ctl;
 };
 
 extern struct ust_session *ust_session_current UST_HIDDEN;
