@@ -67,10 +67,17 @@ void ctl_detach(struct ctl_process *p)
 bool ctl_event(const struct ctl_process *p, uint32_t i,
 	       struct ust_ctl_event *ev)
 {
+	char *c;
+
 	if (i >= ust_ctl_nr_events(p->area))
 		return false;
 	memcpy(ev, &p->area->events[i], sizeof(*ev));
 	ev->name[sizeof(ev->name) - 1] = '\0';
+	/* Nothing a terminal would act on reaches the output. */
+	for (c = ev->name; *c; c++) {
+		if (*c < ' ' || *c >= 0x7f)
+			*c = '?';
+	}
 	return (ev->flags & UST_CTL_EV_LIVE) && ev->id == i && ev->name[0];
 }
 

@@ -300,7 +300,12 @@ static int add_rule(struct ctl_process *p, const struct ctl_args *a)
 	memset(rule, 0, sizeof(*rule));
 	memcpy(rule->pattern, a->pattern, strlen(a->pattern));
 	rule->enable = a->action == CTL_ENABLE;
-	p->area->nr_rules = nr + 1;
+	/*
+	 * Release: the rule's bytes before the count.  Partner: the acquire
+	 * load of a fork child that copies the rules without the lock
+	 * (ust_registry_inherit_control() in libust/registry.c).
+	 */
+	__atomic_store_n(&p->area->nr_rules, nr + 1, __ATOMIC_RELEASE);
 	return 0;
 }
 
@@ -374,7 +379,8 @@ static int ctl_locked(struct ctl_process *p, const struct ctl_args *a)
 		return -1;
 	if (a->action == CTL_STOP || a->action == CTL_START) {
 		stopped = a->action == CTL_STOP;
-		p->area->stopped = stopped;
+		/* Relaxed: a fork child reads it without the lock, alone. */
+		__atomic_store_n(&p->area->stopped, stopped, __ATOMIC_RELAXED);
 	}
 	if (apply(p, a, stopped, &on))
 		return -1;

@@ -272,6 +272,27 @@ UST_EXPORT void ust_provider_unregister(struct ust_provider *p)
 }
 
 /*
+ * In a fork child, before its new session `s` is published: take over
+ * the `ust ctl` state of the parent's session `old` (its rules and stop
+ * flag), so the child records what its parent does.  Without the control
+ * lock: the child's copy of the parent's memfd shares the parent's open
+ * file, so its flock would not exclude the parent.  None is needed: the
+ * rules are append-only and `ust ctl` publishes their count with a
+ * store-release after a rule's bytes (cli/ctl.c), which the acquire load
+ * below pairs with, so the copy is a consistent prefix.
+ */
+void ust_registry_inherit_control(struct ust_session *s,
+				  const struct ust_session *old)
+{
+	uint32_t n = __atomic_load_n(&old->ctl->nr_rules, __ATOMIC_ACQUIRE);
+
+	n = n < UST_CTL_MAX_RULES ? n : UST_CTL_MAX_RULES;
+	memcpy(s->ctl->rules, old->ctl->rules, n * sizeof(s->ctl->rules[0]));
+	s->ctl->nr_rules = n;
+	s->ctl->stopped = __atomic_load_n(&old->ctl->stopped, __ATOMIC_RELAXED);
+}
+
+/*
  * A session just started (at start-up, or in a fork child): describe the
  * events of every provider registered so far.
  */

@@ -363,14 +363,17 @@ static void atfork_parent(void)
  */
 static void atfork_child(void)
 {
-	struct ust_session *old = ust_session_current;
+	struct ust_session *old = ust_session_current, *s;
 
 	__atomic_store_n(&ust_session_current, NULL, __ATOMIC_RELAXED);
 	ust_thread_forget();
 	ust_registry_unlock();
 	ust_statedump_atfork_child();
+	s = ust_session_create(&ust_config);
+	if (s && old)
+		ust_registry_inherit_control(s, old);	/* `ust ctl` state */
 	ust_session_destroy(old);
-	ust_session_publish(ust_session_create(&ust_config));
+	ust_session_publish(s);
 }
 
 UST_EXPORT int ust_tracing_active(void)

@@ -95,6 +95,8 @@ UST_HIDDEN void ust_thread_forget(void);
 
 /* registry.c */
 UST_HIDDEN void ust_registry_session_started(struct ust_session *s);
+UST_HIDDEN void ust_registry_inherit_control(struct ust_session *s,
+					     const struct ust_session *old);
 UST_HIDDEN void ust_registry_lock(void);
 UST_HIDDEN void ust_registry_unlock(void);
 

@@ -6,6 +6,8 @@
  *	emit PHASE N	N app:a and N app:b events (and N late:b once the
  *			library is loaded), fields {PHASE, 0..N-1}
  *	load PATH	dlopen() the late provider library
+ *	unload		dlclose() it
+ *	fork PHASE N	emit PHASE N in a child process, and wait for it
  * It exits at end of input.
  *
  * SPDX-License-Identifier: GPL-2.0-only
@@ -14,6 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "app_tp.h"
@@ -21,6 +24,7 @@
 typedef void late_emit_fn(uint32_t phase, uint32_t n);
 
 static late_emit_fn *late_emit;
+static void *late_handle;
 
 static void emit(uint32_t phase, uint32_t n)
 {
@@ -36,14 +40,40 @@ static void emit(uint32_t phase, uint32_t n)
 
 static int load(const char *path)
 {
-	void *h = dlopen(path, RTLD_NOW);
-
-	if (!h) {
+	late_handle = dlopen(path, RTLD_NOW);
+	if (!late_handle) {
 		fprintf(stderr, "ctlapp: %s\n", dlerror());
 		return -1;
 	}
-	late_emit = (late_emit_fn *)dlsym(h, "late_emit");
+	late_emit = (late_emit_fn *)dlsym(late_handle, "late_emit");
 	return late_emit ? 0 : -1;
+}
+
+static int unload(void)
+{
+	late_emit = NULL;
+	if (!late_handle || dlclose(late_handle))
+		return -1;
+	late_handle = NULL;
+	return 0;
+}
+
+/* The child traces into a session of its own (doc/control.md). */
+static int emit_in_child(uint32_t phase, uint32_t n)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		emit(phase, n);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) ||
+	    WEXITSTATUS(status))
+		return -1;
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -59,7 +89,11 @@ int main(int argc, char **argv)
 	while (fgets(line, sizeof(line), stdin)) {
 		if (sscanf(line, "emit %u %u", &phase, &n) == 2)
 			emit(phase, n);
-		else if (sscanf(line, "load %3999s", path) != 1 || load(path))
+		else if (sscanf(line, "fork %u %u", &phase, &n) == 2) {
+			if (emit_in_child(phase, n))
+				return 1;
+		} else if (!strcmp(line, "unload\n") ? unload() :
+			 sscanf(line, "load %3999s", path) != 1 || load(path))
 			return 1;
 		fputs("ok\n", answers);
 	}

@@ -71,7 +71,5 @@ ctl "$pid" start
 app emit 2 3
 
 stop_app
-expected app:a 2 3 app:b 2 3 >"$WORK/want"
-"$UST" view "$WORK/trace" | events >"$WORK/got"
-cmp -s "$WORK/want" "$WORK/got" || fail "trace: $(diff "$WORK/want" "$WORK/got")"
+expect_trace app:a 2 3 app:b 2 3
 echo "PASS: ust ctl errors"

@@ -87,3 +87,21 @@ expected() {
 		shift 3
 	done
 }
+
+# expect_trace NAME PHASE N...: the trace in $WORK/trace holds exactly
+# these events (expected()'s arguments), read by `ust view` and by
+# babeltrace2 (which must not warn).
+expect_trace() {
+	expected "$@" | sort -k2,2n -k1,1 -k3,3n >"$WORK/want"
+	"$UST" view "$WORK/trace" >"$WORK/view" 2>"$WORK/view.err" ||
+		fail "ust view: $(cat "$WORK/view.err")"
+	events <"$WORK/view" >"$WORK/got.view"
+	cmp -s "$WORK/want" "$WORK/got.view" ||
+		fail "ust view: $(diff "$WORK/want" "$WORK/got.view" | head -20)"
+	babeltrace2 "$WORK/trace" >"$WORK/bt" 2>"$WORK/bt.err" ||
+		fail "babeltrace2: $(cat "$WORK/bt.err")"
+	[ ! -s "$WORK/bt.err" ] || fail "babeltrace2 warned: $(cat "$WORK/bt.err")"
+	events <"$WORK/bt" >"$WORK/got.bt"
+	cmp -s "$WORK/want" "$WORK/got.bt" ||
+		fail "babeltrace2: $(diff "$WORK/want" "$WORK/got.bt" | head -20)"
+}
