@@ -32,6 +32,8 @@ extern const struct ust_command ust_record_command;
 extern const struct ust_command ust_view_command;
 extern const struct ust_command ust_report_command;
 extern const struct ust_command ust_export_command;
+extern const struct ust_command ust_list_command;
+extern const struct ust_command ust_ctl_command;
 
 struct poptOption;
 /*

@@ -15,6 +15,8 @@ static const struct ust_command *const commands[] = {
 	&ust_view_command,
 	&ust_report_command,
 	&ust_export_command,
+	&ust_list_command,
+	&ust_ctl_command,
 };
 
 #define NR_COMMANDS	(sizeof(commands) / sizeof(commands[0]))

@@ -67,6 +67,16 @@ static int find_memfd(pid_t pid, char *err, size_t errlen)
 
 int shm_map_attach(struct shm_map *m, pid_t pid, char *err, size_t errlen)
 {
+	int fd, ret = shm_map_attach_fd(m, pid, &fd, err, errlen);
+
+	if (!ret)
+		close(fd);
+	return ret;
+}
+
+int shm_map_attach_fd(struct shm_map *m, pid_t pid, int *fdp, char *err,
+		      size_t errlen)
+{
 	char path[64];
 	int nr, fd, ret;
 
@@ -82,12 +92,15 @@ int shm_map_attach(struct shm_map *m, pid_t pid, char *err, size_t errlen)
 		return ret;
 	}
 	ret = shm_map_open(m, fd, err, errlen);
-	close(fd);
 	if (!ret && m->pid != pid) {
 		fail_msg(err, errlen, "process %d: its trace memory belongs to "
 			 "process %d", (int)pid, (int)m->pid);
 		shm_map_close(m);
 		ret = -EINVAL;
 	}
+	if (ret)
+		close(fd);
+	else
+		*fdp = fd;
 	return ret;
 }

@@ -70,5 +70,8 @@ const struct ust_shm_header *shm_header(const struct shm_map *m);
  * by libust; -EACCES/-EPERM: not allowed; -ESRCH: no such process).
  */
 int shm_map_attach(struct shm_map *m, pid_t pid, char *err, size_t errlen);
+/* The same, keeping the memfd open in *fd (for the control lock). */
+int shm_map_attach_fd(struct shm_map *m, pid_t pid, int *fd, char *err,
+		      size_t errlen);
 
 #endif /* UST_SHM_MAP_H */

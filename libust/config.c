@@ -9,12 +9,12 @@
  * stops the program.
  */
 #include <errno.h>
-#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "parse.h"
+#include "pattern.h"
 #include "session.h"
 
 struct ust_config ust_config;
@@ -147,29 +147,9 @@ int ust_config_load(struct ust_config *cfg)
 	return 0;
 }
 
-/*
- * "facility:event" is enabled when it matches an including pattern and no
- * excluding one ("-pattern").  With only excluding patterns, everything
- * else is included.
- */
+/* "facility:event" is enabled by UST_TRACE (rules in common/pattern.h). */
 int ust_pattern_match(const struct ust_config *cfg, const char *name)
 {
-	int included = 0, have_include = 0;
-	unsigned int i;
-
-	for (i = 0; i < cfg->nr_patterns; i++) {
-		const char *p = cfg->patterns[i];
-
-		if (!p)
-			continue;
-		if (p[0] == '-') {
-			if (!fnmatch(p + 1, name, 0))
-				return 0;
-			continue;
-		}
-		have_include = 1;
-		if (!fnmatch(p, name, 0))
-			included = 1;
-	}
-	return have_include ? included : 1;
+	return ust_patterns_match((const char *const *)cfg->patterns,
+				  cfg->nr_patterns, name);
 }

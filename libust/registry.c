@@ -15,11 +15,13 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/file.h>
 #include <urcu/list.h>
 
 #include <ust/tracepoint.h>
 
 #include "session.h"
+#include "shm-ctl.h"
 
 static pthread_mutex_t registry_mutex = PTHREAD_MUTEX_INITIALIZER;
 static CDS_LIST_HEAD(providers);
@@ -115,30 +117,94 @@ static int meta_append(struct ust_session *s, const char *name,
 	return 0;
 }
 
-/* Describe and enable (or not) one event in session `s`. */
+/*
+ * Publish `ev` in the runtime control area (shm-abi.h) and return whether
+ * it is wanted: UST_TRACE's choice, then every `ust ctl` rule that
+ * matches, so a provider registered late follows what ust ctl set.  An
+ * event whose id or name does not fit the area follows UST_TRACE and the
+ * rules but cannot be listed or changed.  Called with the control lock.
+ */
+static bool ctl_publish(struct ust_session *s, const char *name,
+			struct ust_event_desc *ev, bool described)
+{
+	struct ust_ctl_area *a = s->ctl;
+	bool wanted = ust_pattern_match(&ust_config, name);
+	struct ust_ctl_event *e;
+
+	wanted = ust_ctl_rules_apply(a, a->nr_rules, name, wanted);
+	if (ev->id >= UST_CTL_MAX_EVENTS || strlen(name) >= UST_CTL_NAME_MAX)
+		return wanted;
+	e = &a->events[ev->id];
+	e->enabled_addr = (uint64_t)(uintptr_t)&ev->enabled;
+	e->id = ev->id;
+	memset(e->name, 0, sizeof(e->name));
+	memcpy(e->name, name, strlen(name));
+	e->flags = UST_CTL_EV_LIVE | (wanted ? UST_CTL_EV_WANTED : 0) |
+		   (described ? UST_CTL_EV_DESCRIBED : 0);
+	if (a->nr_events <= ev->id)
+		a->nr_events = ev->id + 1;
+	return wanted;
+}
+
+/*
+ * Describe one event in session `s`, whether or not it is wanted now (so
+ * `ust ctl` can enable it later), and set its enabled word.  Called with
+ * the control lock.
+ */
 static void event_attach(struct ust_session *s, const struct ust_provider *p,
 			 struct ust_event_desc *ev)
 {
 	char name[256];
+	bool described, on;
 
 	full_name(name, sizeof(name), p, ev);
-	if (!ust_pattern_match(&ust_config, name))
-		return;
-	if (meta_append(s, name, ev, p->description)) {
+	described = meta_append(s, name, ev, p->description) == 0;
+	if (!described)
 		fprintf(stderr, "ust: metadata area full, event '%s' "
 			"not recorded\n", name);
-		return;
-	}
-	/* After the metadata entry is published (release above). */
-	__atomic_store_n(&ev->enabled, 1, __ATOMIC_RELAXED);
+	on = ctl_publish(s, name, ev, described) && described &&
+	     !s->ctl->stopped;
+	/*
+	 * After the metadata entry is published (release in meta_append).
+	 * Relaxed: partner of the call sites' UST_EVENT_ENABLED.
+	 */
+	__atomic_store_n(&ev->enabled, on ? 1 : 0, __ATOMIC_RELAXED);
 }
 
+/* Attach the provider's events, under the control lock (shm-abi.h). */
 static void provider_attach(struct ust_session *s, struct ust_provider *p)
 {
 	uint32_t i;
 
+	/* Without the lock (the program closed our fd) we still go on. */
+	(void)ust_ctl_lock(s->fd, LOCK_EX);
 	for (i = 0; i < p->nr_events; i++)
 		event_attach(s, p, p->events[i]);
+	ust_ctl_unlock(s->fd);
+}
+
+/*
+ * Disable the provider's events and withdraw them from the control area,
+ * under the control lock: once it is released, `ust ctl` can no longer
+ * write an enabled word of this provider, whose memory may go away.
+ */
+static void provider_detach(struct ust_session *s, struct ust_provider *p)
+{
+	uint32_t i;
+
+	if (s)
+		(void)ust_ctl_lock(s->fd, LOCK_EX);
+	for (i = 0; i < p->nr_events; i++) {
+		struct ust_event_desc *ev = p->events[i];
+
+		__atomic_store_n(&ev->enabled, 0, __ATOMIC_RELAXED);
+		if (s && ev->id < UST_CTL_MAX_EVENTS) {
+			s->ctl->events[ev->id].flags = 0;
+			s->ctl->events[ev->id].enabled_addr = 0;
+		}
+	}
+	if (s)
+		ust_ctl_unlock(s->fd);
 }
 
 static int provider_valid(const struct ust_provider *p)
@@ -193,19 +259,37 @@ out:
  */
 UST_EXPORT void ust_provider_unregister(struct ust_provider *p)
 {
-	uint32_t i;
-
 	if (!p)
 		return;
 	ust_registry_lock();
 	if (p->registered) {
-		for (i = 0; i < p->nr_events; i++)
-			__atomic_store_n(&p->events[i]->enabled, 0,
-					 __ATOMIC_RELAXED);
+		provider_detach(__atomic_load_n(&ust_session_current,
+						__ATOMIC_ACQUIRE), p);
 		cds_list_del(provider_node(p));
 		p->registered = 0;
 	}
 	ust_registry_unlock();
+}
+
+/*
+ * In a fork child, before its new session `s` is published: take over
+ * the `ust ctl` state of the parent's session `old` (its rules and stop
+ * flag), so the child records what its parent does.  Without the control
+ * lock: the child's copy of the parent's memfd shares the parent's open
+ * file, so its flock would not exclude the parent.  None is needed: the
+ * rules are append-only and `ust ctl` publishes their count with a
+ * store-release after a rule's bytes (cli/ctl.c), which the acquire load
+ * below pairs with, so the copy is a consistent prefix.
+ */
+void ust_registry_inherit_control(struct ust_session *s,
+				  const struct ust_session *old)
+{
+	uint32_t n = __atomic_load_n(&old->ctl->nr_rules, __ATOMIC_ACQUIRE);
+
+	n = n < UST_CTL_MAX_RULES ? n : UST_CTL_MAX_RULES;
+	memcpy(s->ctl->rules, old->ctl->rules, n * sizeof(s->ctl->rules[0]));
+	s->ctl->nr_rules = n;
+	s->ctl->stopped = __atomic_load_n(&old->ctl->stopped, __ATOMIC_RELAXED);
 }
 
 /*

@@ -95,7 +95,9 @@ static uint64_t plan_layout(struct ust_shm_header *h,
 	off += (uint64_t)nr_cpus * sizeof(struct ust_shm_buf);
 	h->meta_offset = align_up(off, UST_SHM_PAGE);
 	h->meta_size = UST_META_SIZE;
-	c->data_offset = align_up(h->meta_offset + h->meta_size, UST_SHM_PAGE);
+	h->ctl_offset = align_up(h->meta_offset + h->meta_size, UST_SHM_PAGE);
+	h->ctl_size = sizeof(struct ust_ctl_area);
+	c->data_offset = align_up(h->ctl_offset + h->ctl_size, UST_SHM_PAGE);
 	return c->data_offset + nr_cpus * buf_size;
 }
 
@@ -139,7 +141,7 @@ static void init_channel(struct ust_session *s, const struct ust_shm_channel *c)
 
 /*
  * Create the mapping and initialise it.  The memfd is returned in `fd`
- * for the consumer; the caller closes it once the consumer has its copy.
+ * for the consumer; ust_session_create() then keeps it in s->fd.
  */
 struct ust_session *ust_session_map(const struct ust_config *cfg, int *fd)
 {
@@ -169,6 +171,8 @@ struct ust_session *ust_session_map(const struct ust_config *cfg, int *fd)
 	s->base = base;
 	s->size = total;
 	s->hdr = base;
+	s->fd = -1;
+	s->ctl = (struct ust_ctl_area *)((uint8_t *)base + h.ctl_offset);
 	s->nr_cpus = nr_cpus;
 	s->clock_kind = cfg->clock_kind;
 	make_uuid(s->uuid);
@@ -192,6 +196,8 @@ void ust_session_destroy(struct ust_session *s)
 	if (!s)
 		return;
 	munmap(s->base, s->size);
+	if (s->fd >= 0)
+		close(s->fd);
 	free(s);
 }
 
@@ -319,7 +325,8 @@ struct ust_session *ust_session_create(const struct ust_config *cfg)
 		return NULL;
 	}
 	ret = spawn_consumer(cfg, fd);
-	close(fd);
+	/* Kept open: `ust ctl` finds it in /proc/PID/fd, and locks it. */
+	s->fd = fd;
 	if (ret) {
 		fprintf(stderr, "ust: cannot start '%s': %s; tracing disabled\n",
 			cfg->consumerd, strerror(-ret));
@@ -356,14 +363,17 @@ static void atfork_parent(void)
  */
 static void atfork_child(void)
 {
-	struct ust_session *old = ust_session_current;
+	struct ust_session *old = ust_session_current, *s;
 
 	__atomic_store_n(&ust_session_current, NULL, __ATOMIC_RELAXED);
 	ust_thread_forget();
 	ust_registry_unlock();
 	ust_statedump_atfork_child();
+	s = ust_session_create(&ust_config);
+	if (s && old)
+		ust_registry_inherit_control(s, old);	/* `ust ctl` state */
 	ust_session_destroy(old);
-	ust_session_publish(ust_session_create(&ust_config));
+	ust_session_publish(s);
 }
 
 UST_EXPORT int ust_tracing_active(void)

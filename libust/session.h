@@ -65,6 +65,9 @@ struct ust_session {
 	uint32_t clock_kind;
 	uint8_t uuid[16];
 	struct ust_channel chan[1];	/* one channel for now */
+	/* Runtime control (registry.c): the memfd, kept for its lock. */
+	int fd;
+	struct ust_ctl_area *ctl;
 };
 
 extern struct ust_session *ust_session_current UST_HIDDEN;
@@ -92,6 +95,8 @@ UST_HIDDEN void ust_thread_forget(void);
 
 /* registry.c */
 UST_HIDDEN void ust_registry_session_started(struct ust_session *s);
+UST_HIDDEN void ust_registry_inherit_control(struct ust_session *s,
+					     const struct ust_session *old);
 UST_HIDDEN void ust_registry_lock(void);
 UST_HIDDEN void ust_registry_unlock(void);
 

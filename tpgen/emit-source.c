@@ -5,7 +5,8 @@
  *
  * Per event: its descriptor and its probe.  Then the provider, which lists
  * the descriptors, and the constructor and destructor that register and
- * unregister it with libust.
+ * unregister it with libust; last, the event list that `ust list PROGRAM`
+ * reads from the binary.
  *
  * Initializers are positional, in the member order of struct
  * ust_event_desc and struct ust_provider (include/ust/tracepoint.h),
@@ -612,6 +613,62 @@ static void emit_provider(FILE *out, const struct tp_facility *fac)
 		"}\n", f, f, f);
 }
 
+/* "facility:event(parameters)", malloc'ed, or NULL when out of memory. */
+static char *event_signature(const struct tp_facility *fac,
+			     const struct tp_event *event)
+{
+	struct tp_strlist params = { 0 };
+	char *sig = NULL;
+	size_t len, i;
+	FILE *mem;
+
+	tp_event_params(event, &params);
+	mem = params.oom ? NULL : open_memstream(&sig, &len);
+	if (mem) {
+		fprintf(mem, "%s:%s(", fac->name, event->name);
+		for (i = 0; i < params.nr; i++)
+			fprintf(mem, "%s%s", i ? ", " : "", params.v[i]);
+		fputc(')', mem);
+		if (fclose(mem)) {
+			free(sig);
+			sig = NULL;
+		}
+	}
+	tp_strlist_clear(&params);
+	return sig;
+}
+
+/*
+ * The facility's events as plain strings in the section "ust_events",
+ * read by `ust list PROGRAM` (cli/list.c) from the binary without running
+ * it: one NUL-terminated "facility:event(parameters)" per event.  The
+ * arrays of every facility linked in end up one after the other in the
+ * section (aligned(1): no padding); `used` keeps them although nothing
+ * refers to them.
+ */
+static int emit_event_list(FILE *out, const struct tp_facility *fac)
+{
+	char *sig;
+	size_t i;
+
+	if (fac->nr_events == 0)
+		return 0;
+	fputs("\n/* The events, for `ust list PROGRAM`. */\n", out);
+	fprintf(out, "static const char __ust_list_%s[]\n"
+		"\t__attribute__((used, section(\"ust_events\"), aligned(1))) =\n",
+		fac->name);
+	for (i = 0; i < fac->nr_events; i++) {
+		sig = event_signature(fac, &fac->events[i]);
+		if (!sig)
+			return -1;
+		fputc('\t', out);
+		tp_emit_c_string(out, sig);
+		fputs(i + 1 < fac->nr_events ? " \"\\0\"\n" : ";\n", out);
+		free(sig);
+	}
+	return 0;
+}
+
 int tp_emit_source(FILE *out, const struct tp_facility *fac,
 		   const char *input_name)
 {
@@ -625,5 +682,5 @@ int tp_emit_source(FILE *out, const struct tp_facility *fac,
 			return -1;
 	}
 	emit_provider(out, fac);
-	return 0;
+	return emit_event_list(out, fac);
 }

@@ -8,10 +8,10 @@ expect_err ""
 printf '%s\n' "$out" | grep -q '^Usage: ust \[OPTION\.\.\.\] COMMAND \[ARGS\]$' ||
 	fail "--help: no usage line in [$out]"
 printf '%s\n' "$out" | grep -q '^  record ' || fail "--help: record not listed"
-for cmd in view report export; do
+for cmd in view report export list ctl; do
 	printf '%s\n' "$out" | grep -q "^  $cmd " || fail "--help: $cmd not listed"
 done
-for cmd in list ctl snapshot; do
+for cmd in snapshot; do
 	printf '%s\n' "$out" | grep -q "^  $cmd " &&
 		fail "--help lists '$cmd', which does not exist yet"
 done
@@ -43,7 +43,7 @@ run "$UST" help
 expect_rc 0
 printf '%s\n' "$out" | grep -q '^  record ' || fail "'ust help': record not listed"
 
-for cmd in list ctl snapshot frobnicate; do
+for cmd in snapshot frobnicate; do
 	expect_fail 2 "ust: unknown command '$cmd' (see 'ust --help')" -- "$UST" "$cmd"
 	expect_fail 2 "ust: unknown command '$cmd' (see 'ust --help')" -- "$UST" help "$cmd"
 done

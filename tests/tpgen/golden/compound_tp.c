@@ -625,3 +625,12 @@ static void __ust_provider_compound_unregister(void)
 {
 	ust_provider_unregister(&__ust_provider_compound);
 }
+
+/* The events, for `ust list PROGRAM`. */
+static const char __ust_list_compound[]
+	__attribute__((used, section("ust_events"), aligned(1))) =
+	"compound:flat(size_t u8_len, const uint8_t *u8, size_t i16_len, const int16_t *i16, size_t i64_len, const int64_t *i64, size_t u64_len, const uint64_t *u64, size_t d_len, const double *d, size_t rows_len, const int16_t (*rows)[2])" "\0"
+	"compound:packed(size_t names_len, const char *const *names, size_t colors_len, const enum compound_color *colors, size_t ports_len, const uint16_t *ports, size_t pairs_len, const struct compound_pair *pairs, uint8_t tail)" "\0"
+	"compound:nested(const char *const *argv, const struct compound_pair *pair, const struct compound_nested_item *item)" "\0"
+	"compound:tagged(uint32_t id, enum compound_kind kind, const union compound_tagged_value *value, uint8_t end)" "\0"
+	"compound:records(size_t list_len, const struct compound_records_list *list)";

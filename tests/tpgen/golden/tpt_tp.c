@@ -239,3 +239,13 @@ static void __ust_provider_tpt_unregister(void)
 {
 	ust_provider_unregister(&__ust_provider_tpt);
 }
+
+/* The events, for `ust list PROGRAM`. */
+static const char __ust_list_tpt[]
+	__attribute__((used, section("ust_events"), aligned(1))) =
+	"tpt:signed_ints(int8_t s8, int16_t s16, int32_t s32, int64_t s64)" "\0"
+	"tpt:unsigned_ints(uint8_t u8, uint16_t u16, uint32_t u32, uint64_t u64)" "\0"
+	"tpt:bases(uint32_t hex, uint8_t bin, int16_t oct, int64_t dec)" "\0"
+	"tpt:strings(const char *first, uint16_t count, int8_t flag, const char *second, const char *third, uint64_t last)" "\0"
+	"tpt:empty(void)" "\0"
+	"tpt:one_string(const char *msg)";

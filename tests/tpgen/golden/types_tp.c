@@ -367,3 +367,13 @@ static void __ust_provider_types_unregister(void)
 {
 	ust_provider_unregister(&__ust_provider_types);
 }
+
+/* The events, for `ust list PROGRAM`. */
+static const char __ust_list_types[]
+	__attribute__((used, section("ust_events"), aligned(1))) =
+	"types:host_ints(int i, unsigned int u, long l, unsigned long ul, size_t sz, ssize_t ssz, const void *ptr, char c)" "\0"
+	"types:floats(float f, double d)" "\0"
+	"types:enums(enum types_state state, enum types_delta delta, enum types_wide wide)" "\0"
+	"types:byte_orders(uint16_t net16, int32_t be32, uint64_t be64, uint32_t le32, uint16_t host16, uint8_t be8, const void *beptr)" "\0"
+	"types:arrays(const uint8_t *bytes, const int16_t (*matrix)[3], const enum types_state *states, const uint16_t *ports)" "\0"
+	"types:structs(const struct types_point *origin, const struct types_segment *seg, int32_t pid, const char *who, const struct types_structs_box *box, const struct types_structs_path *path)";

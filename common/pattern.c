@@ -1,0 +1,37 @@
+/*
+ * pattern.c - event selection by glob on "facility:event" (pattern.h).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-only
+ */
+#include <fnmatch.h>
+#include <stddef.h>
+
+#include "pattern.h"
+
+bool ust_glob_match(const char *pattern, const char *name)
+{
+	return fnmatch(pattern, name, 0) == 0;
+}
+
+bool ust_patterns_match(const char *const *patterns, unsigned int nr,
+			const char *name)
+{
+	bool included = false, have_include = false;
+	unsigned int i;
+
+	for (i = 0; i < nr; i++) {
+		const char *p = patterns[i];
+
+		if (!p)
+			continue;
+		if (p[0] == '-') {
+			if (ust_glob_match(p + 1, name))
+				return false;
+			continue;
+		}
+		have_include = true;
+		if (ust_glob_match(p, name))
+			included = true;
+	}
+	return have_include ? included : true;
+}

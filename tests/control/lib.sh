@@ -1,0 +1,107 @@
+# lib.sh - shared set-up of the runtime control tests (sourced).
+# SPDX-License-Identifier: GPL-2.0-only
+set -eu
+
+: "${top_builddir:?run from make check}"
+: "${top_srcdir:?run from make check}"
+UST="$top_builddir/cli/ust"
+CTLAPP="$top_builddir/tests/control/ctlapp"
+LATE_SO="$(cd "$top_builddir/tests/control/.libs" && pwd)/libctllate.so"
+export UST_CONSUMERD="$top_builddir/consumer/ust-consumerd"
+unset UST_TRACE UST_OUTPUT UST_MODE UST_SUBBUF_SIZE UST_SUBBUF_COUNT UST_READ_TIMER_US
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/ust-control.XXXXXX")
+app_pid=
+cleanup() {
+	[ -z "$app_pid" ] || kill -9 "$app_pid" 2>/dev/null || true
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+fail() { echo "FAIL: $*"; exit 1; }
+skip() { echo "SKIP: $*"; exit 77; }
+
+# start_app PATTERNS: ctlapp under `ust record -e PATTERNS -o $WORK/trace`,
+# driven through fds 3 (commands) and 4 (answers); sets app_pid.
+start_app() {
+	mkfifo "$WORK/cmd" "$WORK/answer"
+	"$UST" record -o "$WORK/trace" -e "$1" -- "$CTLAPP" "$WORK/answer" \
+		<"$WORK/cmd" >"$WORK/record.out" 2>&1 &
+	record_pid=$!
+	exec 3>"$WORK/cmd" 4<"$WORK/answer"
+	read -r word app_pid <&4 || fail "ctlapp did not start: $(cat "$WORK/record.out")"
+	[ "$word" = pid ] || fail "ctlapp said [$word $app_pid]"
+}
+
+# app COMMAND: send it to ctlapp and wait until it is done.
+app() {
+	echo "$*" >&3
+	read -r answer <&4 || answer=
+	[ "$answer" = ok ] || fail "ctlapp: '$*' answered [$answer]"
+}
+
+# stop_app: end ctlapp's input; ust record waits for the trace to be
+# complete.
+stop_app() {
+	exec 3>&- 4<&-
+	wait "$record_pid" || fail "ust record failed: $(cat "$WORK/record.out")"
+	app_pid=
+}
+
+# ctl ARGS...: `ust ctl ARGS` must succeed; its output is in $out.
+ctl() {
+	out=$("$UST" ctl "$@" 2>"$WORK/ctl.err") ||
+		fail "ust ctl $*: $(cat "$WORK/ctl.err")"
+	[ ! -s "$WORK/ctl.err" ] || fail "ust ctl $*: stderr [$(cat "$WORK/ctl.err")]"
+}
+
+# expect_fail STATUS MESSAGE CMD...: CMD exits STATUS, prints nothing on
+# stdout and exactly MESSAGE on stderr.
+expect_fail() {
+	want_rc=$1 want_err=$2
+	shift 2
+	rc=0
+	"$@" >"$WORK/f.out" 2>"$WORK/f.err" </dev/null || rc=$?
+	[ "$rc" = "$want_rc" ] || fail "$*: exit $rc, expected $want_rc ($(cat "$WORK/f.err"))"
+	[ "$(cat "$WORK/f.err")" = "$want_err" ] ||
+		fail "$*: stderr [$(cat "$WORK/f.err")], expected [$want_err]"
+	[ ! -s "$WORK/f.out" ] || fail "$*: stdout [$(cat "$WORK/f.out")]"
+}
+
+# The app:/late: events of a text trace on stdin, one "name phase seq"
+# line each, sorted: the same for `ust view` and babeltrace2.
+events() {
+	sed -n 's/.* \(app:[ab]\|late:b\): .* { phase = \([0-9]*\), seq = \([0-9]*\) }$/\1 \2 \3/p' |
+		sort -k2,2n -k1,1 -k3,3n
+}
+
+# expected NAME PHASE N...: "NAME PHASE 0" .. "NAME PHASE N-1" lines for
+# each triple given.
+expected() {
+	while [ $# -ge 3 ]; do
+		i=0
+		while [ "$i" -lt "$3" ]; do
+			echo "$1 $2 $i"
+			i=$((i + 1))
+		done
+		shift 3
+	done
+}
+
+# expect_trace NAME PHASE N...: the trace in $WORK/trace holds exactly
+# these events (expected()'s arguments), read by `ust view` and by
+# babeltrace2 (which must not warn).
+expect_trace() {
+	expected "$@" | sort -k2,2n -k1,1 -k3,3n >"$WORK/want"
+	"$UST" view "$WORK/trace" >"$WORK/view" 2>"$WORK/view.err" ||
+		fail "ust view: $(cat "$WORK/view.err")"
+	events <"$WORK/view" >"$WORK/got.view"
+	cmp -s "$WORK/want" "$WORK/got.view" ||
+		fail "ust view: $(diff "$WORK/want" "$WORK/got.view" | head -20)"
+	babeltrace2 "$WORK/trace" >"$WORK/bt" 2>"$WORK/bt.err" ||
+		fail "babeltrace2: $(cat "$WORK/bt.err")"
+	[ ! -s "$WORK/bt.err" ] || fail "babeltrace2 warned: $(cat "$WORK/bt.err")"
+	events <"$WORK/bt" >"$WORK/got.bt"
+	cmp -s "$WORK/want" "$WORK/got.bt" ||
+		fail "babeltrace2: $(diff "$WORK/want" "$WORK/got.bt" | head -20)"
+}
