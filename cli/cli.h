@@ -32,6 +32,7 @@ extern const struct ust_command ust_record_command;
 extern const struct ust_command ust_view_command;
 extern const struct ust_command ust_report_command;
 extern const struct ust_command ust_export_command;
+extern const struct ust_command ust_snapshot_command;
 
 struct poptOption;
 /*

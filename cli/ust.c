@@ -15,6 +15,7 @@ static const struct ust_command *const commands[] = {
 	&ust_view_command,
 	&ust_report_command,
 	&ust_export_command,
+	&ust_snapshot_command,
 };
 
 #define NR_COMMANDS	(sizeof(commands) / sizeof(commands[0]))

@@ -83,7 +83,7 @@ static int meta_append(struct ust_session *s, const char *name,
 	size_t desc_len = strlen(desc) + 1;
 
 	me.id = ev->id;
-	me.channel = 0;
+	me.channel = ust_event_channel(s, name);
 	me.loglevel = ev->loglevel;
 	me.name_len = (uint32_t)strlen(name) + 1;
 	me.layout_len = (uint32_t)strlen(ev->layout) + 1;
