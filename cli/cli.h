@@ -34,6 +34,7 @@ extern const struct ust_command ust_report_command;
 extern const struct ust_command ust_export_command;
 extern const struct ust_command ust_list_command;
 extern const struct ust_command ust_ctl_command;
+extern const struct ust_command ust_snapshot_command;
 
 struct poptOption;
 /*

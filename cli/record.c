@@ -40,6 +40,7 @@ enum record_opt {
 	OPT_OUTPUT = 1,
 	OPT_EVENT,
 	OPT_OVERWRITE,
+	OPT_FLIGHT,
 	OPT_BLOCKING,
 	OPT_SUBBUF_SIZE,
 	OPT_SUBBUF_COUNT,
@@ -60,6 +61,10 @@ static const struct poptOption record_options[] = {
 	{ "overwrite", '\0', POPT_ARG_NONE, NULL, OPT_OVERWRITE,
 	  "flight recorder: when the buffers are full, overwrite the oldest "
 	  "events instead of dropping new ones", NULL },
+	{ "flight-recorder", '\0', POPT_ARG_NONE, NULL, OPT_FLIGHT,
+	  "overwrite and keep the events in memory only; `ust snapshot PID`, "
+	  "ust_trigger() or a crash writes them out (doc/flight-recorder.md)",
+	  NULL },
 	{ "blocking", '\0', POPT_ARG_NONE, NULL, OPT_BLOCKING,
 	  "when the buffers are full, make the program wait for the consumer "
 	  "instead of dropping events (the default with --functions, unless "
@@ -91,6 +96,7 @@ struct record_opts {
 	char *trace;		/* -e patterns joined with ',' */
 	unsigned int nr_patterns;
 	bool overwrite;
+	bool flight;		/* --flight-recorder (implies overwrite) */
 	bool blocking;		/* --blocking */
 	bool functions;		/* --functions */
 	uint64_t subbuf_size;
@@ -257,6 +263,9 @@ static int apply_option(struct record_opts *o, int opt, const char *arg)
 		return add_pattern(o, arg);
 	case OPT_OVERWRITE:
 		o->overwrite = true;
+		return 0;
+	case OPT_FLIGHT:
+		o->overwrite = o->flight = true;
 		return 0;
 	case OPT_FUNCTIONS:
 		o->functions = true;
@@ -429,6 +438,8 @@ static void set_session_clock(void)
 /* UST_MODE: function tracing blocks rather than loses, unless --overwrite. */
 static const char *buffer_mode(const struct record_opts *o)
 {
+	if (o->flight)
+		return "flight";
 	if (o->overwrite)
 		return "overwrite";
 	return o->blocking || o->functions ? "block" : "discard";

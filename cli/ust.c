@@ -17,6 +17,7 @@ static const struct ust_command *const commands[] = {
 	&ust_export_command,
 	&ust_list_command,
 	&ust_ctl_command,
+	&ust_snapshot_command,
 };
 
 #define NR_COMMANDS	(sizeof(commands) / sizeof(commands[0]))

@@ -67,6 +67,7 @@
 enum ust_mode {
 	UST_MODE_DISCARD = 0,	/* full buffer: refuse and count the record */
 	UST_MODE_OVERWRITE = 1,	/* full buffer: reuse the oldest sub-buffer */
+	UST_MODE_FLIGHT = 2,	/* overwrite, not streamed: only snapshots */
 };
 
 enum ust_clock_kind {
@@ -115,6 +116,43 @@ struct ust_shm_channel {
 	uint64_t data_offset;	/* cpu i at data_offset + i * subbuf_size * subbuf_count */
 };
 
+/*
+ * Flight recorder: one snapshot request at a time, in the header.
+ *
+ * A requester (ust_trigger() in the process, `ust snapshot PID` from
+ * outside) claims `state` IDLE -> CLAIMED with a compare-and-exchange,
+ * fills the request fields, sets `frozen` and publishes state = PENDING
+ * with a store-release.  The consumer loads `state` with acquire (its
+ * partner), writes the snapshot, stores `result` and `path`, then
+ * store-releases `frozen` = 0, `done` + 1 and state = IDLE, in that
+ * order; a waiter loads `done` with acquire and then reads the result.
+ *
+ * While `frozen`, writers of a flight channel refuse to switch
+ * sub-buffers (the record is counted in lost_full) instead of overwriting
+ * what the consumer is copying; they load `frozen` only on the
+ * sub-buffer switch path, with acquire, pairing with the consumer's
+ * store-release of 0 after its copy.
+ */
+enum ust_flight_state {
+	UST_FLIGHT_IDLE = 0,
+	UST_FLIGHT_CLAIMED = 1,	/* a requester is filling the request */
+	UST_FLIGHT_PENDING = 2,	/* for the consumer */
+};
+
+#define UST_FLIGHT_REASON_MAX	32u
+#define UST_FLIGHT_PATH_MAX	512u
+
+struct ust_flight {
+	uint32_t state;		/* enum ust_flight_state */
+	uint32_t frozen;	/* flight channels: no sub-buffer switch */
+	uint32_t done;		/* requests completed, free-running */
+	int32_t result;		/* of the last request: 0 or -errno */
+	uint64_t cut_ts;	/* records after this timestamp are left out */
+	char reason[UST_FLIGHT_REASON_MAX];	/* NUL-terminated */
+	char out_dir[UST_FLIGHT_PATH_MAX];	/* absolute, or "" for the default */
+	char path[UST_FLIGHT_PATH_MAX];		/* result: the snapshot directory */
+};
+
 struct ust_shm_header {
 	uint32_t magic;		/* UST_SHM_MAGIC */
 	uint32_t version;	/* UST_SHM_VERSION */
@@ -138,6 +176,9 @@ struct ust_shm_header {
 	uint64_t meta_size;
 	uint64_t meta_used;
 	uint64_t meta_dropped;	/* event classes that did not fit */
+
+	/* Flight recorder: snapshot requests (doc/flight-recorder.md). */
+	struct ust_flight flight;
 
 	/*
 	 * Runtime control (`ust ctl`, `ust list PID`): where the struct

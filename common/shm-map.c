@@ -84,7 +84,7 @@ static int channel_check(const struct shm_map *m,
 
 	if (!name_ok(ch->name, sizeof(ch->name)))
 		return fail_msg(err, errlen, "channel %u: bad name", i);
-	if (ch->mode != UST_MODE_DISCARD && ch->mode != UST_MODE_OVERWRITE)
+	if (ch->mode > UST_MODE_FLIGHT)
 		return fail_msg(err, errlen, "channel %u: bad mode %u", i, ch->mode);
 	if (!ust_is_pow2(ch->subbuf_size) || ch->subbuf_size < UST_SUBBUF_MIN ||
 	    ch->subbuf_size > UST_SUBBUF_MAX)

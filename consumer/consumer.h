@@ -31,6 +31,31 @@
 #define META_MAX_EVENT_ID	(1u << 20)	/* bounds the layout tables */
 #define CORRUPT_REPORT_MAX	5		/* messages per stream */
 
+#define HDR_SIZE	sizeof(struct ust_packet_header)
+#define HDR_OFF(f)	offsetof(struct ust_packet_header, f)
+
+/* Packet fields, little endian like the whole ABI (x86-64 only). */
+static inline uint64_t get_le64(const uint8_t *p)
+{
+	uint64_t v;
+
+	__builtin_memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline void put_le64(uint8_t *p, uint64_t v)
+{
+	__builtin_memcpy(p, &v, sizeof(v));
+}
+
+static inline uint32_t get_le32(const uint8_t *p)
+{
+	uint32_t v;
+
+	__builtin_memcpy(&v, p, sizeof(v));
+	return v;
+}
+
 /* One per-CPU buffer of one channel, and its stream file. */
 struct stream {
 	unsigned int chan;
@@ -48,6 +73,13 @@ struct stream {
 	uint64_t last_discarded;
 
 	uint64_t nr_corrupt;
+};
+
+/* What may have happened to a copy while it was taken (drain.c). */
+enum copy_state {
+	COPY_CLEAN,	/* no writer could reach the slot: trust the checks */
+	COPY_RACY,	/* a writer may be switching into the slot */
+	COPY_TORN,	/* a writer wrote into the slot: drop the copy */
 };
 
 /* Totals for the summary. */
@@ -74,6 +106,8 @@ struct consumer {
 	uint8_t *scratch;		/* private copy of one packet (largest sub-buffer) */
 	bool writing_stopped;
 	char error[256];		/* why writing stopped, for the summary */
+	int pidfd;			/* the traced process */
+	unsigned int nr_snapshots;	/* flight recorder: written so far */
 	struct consumer_stats stats;
 };
 
@@ -86,6 +120,10 @@ void output_stop(struct consumer *c, const char *name, int err);
 int output_append(struct consumer *c, int fd, uint64_t *size,
 		  const void *buf, size_t len, const char *name);
 int summary_write(const struct consumer *c, int dirfd, int pid);
+int output_open_parent(const char *dir, char *err, size_t errlen);
+int output_make_dir(int parent, const char *base, char *name, size_t len);
+int output_write_all(int fd, const void *data, size_t len);
+char *output_join_path(const char *dir, const char *name);
 void sanitize_name(char *s);
 
 /* metadata.c */
@@ -97,7 +135,18 @@ int meta_tsdl_check(const char *tsdl, char *err, size_t errlen);
 /* drain.c */
 int streams_init(struct consumer *c);
 void drain_all(struct consumer *c, bool final);
+size_t packet_copy(struct consumer *c, const struct chan_info *ci,
+		   const uint8_t *slot);
+enum copy_state packet_copy_state(const struct consumer *c,
+				  const struct stream *s, uint64_t n,
+				  const uint8_t *slot);
+const char *packet_sequence_check(const struct stream *s, uint64_t n,
+				  const uint8_t *pkt, char *why, size_t len);
 void streams_release(struct consumer *c);
 uint64_t streams_lost(const struct consumer *c);
+
+/* snapshot.c */
+void flight_poll(struct consumer *c);
+void flight_final(struct consumer *c);
 
 #endif /* UST_CONSUMER_H */

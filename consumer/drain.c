@@ -24,6 +24,9 @@
  * At the end (the process died, or SIGTERM) the sub-buffer being filled
  * is flushed too: its committed part [start, commit.offset) becomes the
  * last packet, with the closing fields filled in the copy.
+ *
+ * Flight channels (UST_MODE_FLIGHT) are not drained at all: only
+ * snapshots read them (snapshot.c, which shares the copy and checks).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -34,30 +37,6 @@
 #include <unistd.h>
 
 #include "consumer.h"
-
-#define HDR_SIZE	sizeof(struct ust_packet_header)
-#define HDR_OFF(f)	offsetof(struct ust_packet_header, f)
-
-static uint64_t get_le64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));	/* x86-64 only: little endian */
-	return v;
-}
-
-static void put_le64(uint8_t *p, uint64_t v)
-{
-	memcpy(p, &v, sizeof(v));
-}
-
-static uint32_t get_le32(const uint8_t *p)
-{
-	uint32_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
 
 int streams_init(struct consumer *c)
 {
@@ -163,7 +142,7 @@ static void consumed_publish(const struct consumer *c, struct stream *s)
  * content as its (still untrusted) content_size claims, within the
  * sub-buffer.  Returns the bytes copied.
  */
-static size_t packet_copy(struct consumer *c, const struct chan_info *ci,
+size_t packet_copy(struct consumer *c, const struct chan_info *ci,
 			  const uint8_t *slot)
 {
 	uint64_t bits;
@@ -176,13 +155,6 @@ static size_t packet_copy(struct consumer *c, const struct chan_info *ci,
 	memcpy(c->scratch + HDR_SIZE, slot + HDR_SIZE, len - HDR_SIZE);
 	return len;
 }
-
-/* What may have happened to a copy while it was taken. */
-enum copy_state {
-	COPY_CLEAN,	/* no writer could reach the slot: trust the checks */
-	COPY_RACY,	/* a writer may be switching into the slot */
-	COPY_TORN,	/* a writer wrote into the slot: drop the copy */
-};
 
 /*
  * After copying sub-buffer `n` from `slot`: may a writer have written
@@ -201,9 +173,9 @@ enum copy_state {
  * what it misses, and a racy copy that fails them is counted as
  * overwritten, not corrupt.
  */
-static enum copy_state packet_copy_state(const struct consumer *c,
-					 const struct stream *s, uint64_t n,
-					 const uint8_t *slot)
+enum copy_state packet_copy_state(const struct consumer *c,
+				  const struct stream *s, uint64_t n,
+				  const uint8_t *slot)
 {
 	const struct chan_info *ci = &c->shm.chan[s->chan];
 	const struct ust_shm_buf *buf = shm_buf(&c->shm, s->chan, s->cpu);
@@ -227,8 +199,8 @@ static enum copy_state packet_copy_state(const struct consumer *c,
 }
 
 /* Checks across packets of the stream that the walk cannot make. */
-static const char *packet_sequence_check(const struct stream *s, uint64_t n,
-					 const uint8_t *pkt, char *why, size_t len)
+const char *packet_sequence_check(const struct stream *s, uint64_t n,
+				  const uint8_t *pkt, char *why, size_t len)
 {
 	uint64_t seq = get_le64(pkt + HDR_OFF(packet_seq_num));
 	uint64_t inst = get_le64(pkt + HDR_OFF(stream_instance_id));
@@ -437,9 +409,13 @@ void drain_all(struct consumer *c, bool final)
 	unsigned int i;
 
 	for (i = 0; i < c->nr_streams; i++) {
-		if (!c->streams[i].broken)
-			stream_drain(c, &c->streams[i], final);
+		struct stream *s = &c->streams[i];
+
+		/* A flight channel is not streamed: only snapshots read it. */
+		if (!s->broken && c->shm.chan[s->chan].mode != UST_MODE_FLIGHT)
+			stream_drain(c, s, final);
 	}
+
 	if (!final)
 		return;
 	for (i = 0; i < c->nr_streams; i++) {

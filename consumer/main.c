@@ -8,7 +8,9 @@
  * once (so it is never the traced program's child), then wakes every
  * --read-timer microseconds to drain whatever was committed.  When the
  * process ends, however it ends, or on SIGTERM, it drains and flushes
- * every buffer, writes its summary and exits.
+ * every buffer, writes its summary and exits.  In flight-recorder mode it
+ * also writes snapshots on request and when the process dies by a signal
+ * (snapshot.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -269,6 +271,10 @@ static bool drain_guarded(struct consumer *c, bool final)
 	}
 	bus_armed = 1;
 	drain_all(c, final);
+	if (final)
+		flight_final(c);	/* a crash leaves a snapshot */
+	else
+		flight_poll(c);		/* a snapshot request */
 	bus_armed = 0;
 	return true;
 }
@@ -313,6 +319,7 @@ int main(int argc, const char **argv)
 	memset(&c, 0, sizeof(c));
 	c.out_fd = -1;
 	c.meta_fd = -1;
+	c.pidfd = -1;
 	if (o.summary_dir) {
 		sumfd = open(o.summary_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 		if (sumfd < 0)
@@ -320,6 +327,7 @@ int main(int argc, const char **argv)
 				o.summary_dir, strerror(errno));
 	}
 	pidfd = open_pidfd(&o);
+	c.pidfd = pidfd;
 	if (pidfd < 0) {
 		snprintf(c.error, sizeof(c.error), "cannot watch process %d", o.pid);
 		ret = -ESRCH;

@@ -46,7 +46,7 @@ void sanitize_name(char *s)
  * real directory owned by root or by us, or another user could read our
  * traces.
  */
-static int open_output_dir(const char *dir, char *err, size_t errlen)
+int output_open_parent(const char *dir, char *err, size_t errlen)
 {
 	bool shared = !strcmp(dir, UST_DEFAULT_OUTPUT);
 	struct stat st;
@@ -78,7 +78,7 @@ static int open_output_dir(const char *dir, char *err, size_t errlen)
  * Create and open `<procname>-<pid>-<date>-<time>[-N]` in `parent`, a
  * fresh directory of ours; its name is returned in `name`.
  */
-static int make_trace_dir(int parent, const char *base, char *name, size_t len)
+int output_make_dir(int parent, const char *base, char *name, size_t len)
 {
 	struct stat st;
 	int i, fd;
@@ -106,7 +106,7 @@ static int make_trace_dir(int parent, const char *base, char *name, size_t len)
 }
 
 /* The absolute path of `name` in `dir`, for messages and the summary. */
-static char *join_path(const char *dir, const char *name)
+char *output_join_path(const char *dir, const char *name)
 {
 	char real[PATH_MAX], *out;
 
@@ -125,7 +125,7 @@ int output_create_trace_dir(struct consumer *c, const char *dir,
 	time_t now = time(NULL);
 	int parent, fd;
 
-	parent = open_output_dir(dir, err, sizeof(err));
+	parent = output_open_parent(dir, err, sizeof(err));
 	if (parent < 0) {
 		fprintf(stderr, CONSUMER_NAME ": %s\n", err);
 		return parent;
@@ -136,14 +136,14 @@ int output_create_trace_dir(struct consumer *c, const char *dir,
 	snprintf(base, sizeof(base), "%s-%d-%04d%02d%02d-%02d%02d%02d", proc, pid,
 		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
 		 tm.tm_min, tm.tm_sec);
-	fd = make_trace_dir(parent, base, name, sizeof(name));
+	fd = output_make_dir(parent, base, name, sizeof(name));
 	if (fd < 0) {
 		fprintf(stderr, CONSUMER_NAME ": cannot create a trace directory in '%s': %s\n",
 			dir, strerror(-fd));
 		close(parent);
 		return fd;
 	}
-	c->out_path = join_path(dir, name);
+	c->out_path = output_join_path(dir, name);
 	close(parent);
 	if (!c->out_path) {
 		close(fd);
@@ -225,8 +225,9 @@ int output_append(struct consumer *c, int fd, uint64_t *size,
 	return 0;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
+int output_write_all(int fd, const void *data, size_t len)
 {
+	const char *buf = data;
 	ssize_t n;
 
 	while (len) {
@@ -299,7 +300,7 @@ int summary_write(const struct consumer *c, int dirfd, int pid)
 		ret = -errno;
 		goto out;
 	}
-	ret = write_all(fd, text, strlen(text));
+	ret = output_write_all(fd, text, strlen(text));
 	if (close(fd) && !ret)
 		ret = -errno;
 	if (!ret)

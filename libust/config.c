@@ -92,11 +92,13 @@ static uint32_t load_mode(struct ust_config *cfg)
 		return UST_MODE_DISCARD;
 	if (!strcmp(v, "overwrite"))
 		return UST_MODE_OVERWRITE;
+	if (!strcmp(v, "flight"))
+		return UST_MODE_FLIGHT;
 	if (!strcmp(v, "block")) {
 		cfg->blocking = 1;
 		return UST_MODE_DISCARD;
 	}
-	warn_bad("UST_MODE", v, "must be 'discard', 'overwrite' or 'block'");
+	warn_bad("UST_MODE", v, "must be 'discard', 'overwrite', 'block' or 'flight'");
 	return UST_MODE_DISCARD;
 }
 

@@ -85,7 +85,7 @@ static int meta_append(struct ust_session *s, const char *name,
 	size_t desc_len = strlen(desc) + 1;
 
 	me.id = ev->id;
-	me.channel = 0;
+	me.channel = ust_event_channel(s, name);
 	me.loglevel = ev->loglevel;
 	me.name_len = (uint32_t)strlen(name) + 1;
 	me.layout_len = (uint32_t)strlen(ev->layout) + 1;
@@ -177,10 +177,10 @@ static void provider_attach(struct ust_session *s, struct ust_provider *p)
 	uint32_t i;
 
 	/* Without the lock (the program closed our fd) we still go on. */
-	(void)ust_ctl_lock(s->fd, LOCK_EX);
+	(void)ust_ctl_lock(s->shm_fd, LOCK_EX);
 	for (i = 0; i < p->nr_events; i++)
 		event_attach(s, p, p->events[i]);
-	ust_ctl_unlock(s->fd);
+	ust_ctl_unlock(s->shm_fd);
 }
 
 /*
@@ -193,7 +193,7 @@ static void provider_detach(struct ust_session *s, struct ust_provider *p)
 	uint32_t i;
 
 	if (s)
-		(void)ust_ctl_lock(s->fd, LOCK_EX);
+		(void)ust_ctl_lock(s->shm_fd, LOCK_EX);
 	for (i = 0; i < p->nr_events; i++) {
 		struct ust_event_desc *ev = p->events[i];
 
@@ -204,7 +204,7 @@ static void provider_detach(struct ust_session *s, struct ust_provider *p)
 		}
 	}
 	if (s)
-		ust_ctl_unlock(s->fd);
+		ust_ctl_unlock(s->shm_fd);
 }
 
 static int provider_valid(const struct ust_provider *p)

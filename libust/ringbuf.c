@@ -29,7 +29,9 @@
  * record is refused and counted in lost_full (in blocking mode the writer
  * first sleeps until the consumer releases it: wait_for_consumer()).  In
  * overwrite mode it never
- * waits; the consumer detects the lap.
+ * waits; the consumer detects the lap.  In flight mode (overwrite, not
+ * streamed) it refuses the switch, counting the record in lost_full,
+ * while a snapshot request has the channel frozen (flight.c).
  *
  * Lost records are counted with atomic increments on the buffer they were
  * meant for (rare path), and every switch snapshots the running total into
@@ -213,6 +215,15 @@ static int buffer_switch(const struct ust_session *s,
 		}
 		if (__builtin_expect(ch->stalled, 0))
 			__atomic_store_n(&ch->stalled, 0, __ATOMIC_RELAXED);
+	} else if (ch->mode == UST_MODE_FLIGHT &&
+		   /*
+		    * Acquire: pairs with the consumer's store-release of
+		    * frozen = 0 after it copied the buffers, so our writes
+		    * into the next slot come after its reads of it.
+		    */
+		   __atomic_load_n(&s->hdr->flight.frozen, __ATOMIC_ACQUIRE)) {
+		count_lost(&buf->lost_full);
+		return -ENOBUFS;
 	}
 	fill_packet_header(&ph, s, ch, cpu, new_start / ch->subbuf_size, ts);
 	close.timestamp_end = ts;
@@ -240,29 +251,28 @@ static int buffer_switch(const struct ust_session *s,
 	return 0;
 }
 
-UST_EXPORT
-void ust_event_write(struct ust_event_desc *event,
-		     const struct ust_seg *segs, unsigned int nr_segs,
-		     size_t payload_size)
+/*
+ * Write one record into channel `ch` of session `s`; returns its
+ * timestamp, or 0 when it was counted lost.  Inlined into each entry
+ * point, so the default channel's path has no extra indirection.
+ */
+static inline __attribute__((always_inline))
+uint64_t channel_write(struct ust_session *s, struct ust_channel *ch,
+		       struct ust_event_desc *event,
+		       const struct ust_seg *segs, unsigned int nr_segs,
+		       size_t payload_size)
 {
-	/* Acquire: pairs with the store-release publishing the session. */
-	struct ust_session *s = __atomic_load_n(&ust_session_current,
-						__ATOMIC_ACQUIRE);
-	struct ust_channel *ch;
 	uint8_t hdr[UST_EV_HEADER_MAX];
 	struct ust_copy_plan plan;
 	struct rseq *rs;
 	int32_t tid;
 
-	if (!s)
-		return;
-	ch = &s->chan[0];
 	tid = thread_id();
 	rs = thread_rseq();
 	if (__builtin_expect(!rs, 0)) {
 		/* No usable rseq area: count the record, never crash. */
 		count_lost(&ch->bufs[0].lost_full);
-		return;
+		return 0;
 	}
 	plan.hdr = hdr;
 	plan.segs = segs;
@@ -278,7 +288,7 @@ void ust_event_write(struct ust_event_desc *event,
 		if (__builtin_expect(cpu >= s->nr_cpus, 0)) {
 			/* rseq not initialised on this thread (yet). */
 			count_lost(&ch->bufs[0].lost_full);
-			return;
+			return 0;
 		}
 		buf = &ch->bufs[cpu];
 		data = ch->data + cpu * ch->buf_size;
@@ -300,10 +310,10 @@ void ust_event_write(struct ust_event_desc *event,
 			if (rec + sizeof(struct ust_packet_header) >=
 			    ch->subbuf_size) {
 				count_lost(&buf->lost_big);
-				return;
+				return 0;
 			}
 			if (buffer_switch(s, ch, buf, data, rs, cpu, off, ts))
-				return;
+				return 0;
 			continue;
 		}
 		plan.dst = data + (off & (ch->buf_size - 1));
@@ -311,6 +321,44 @@ void ust_event_write(struct ust_event_desc *event,
 					 _mm_set_epi64x((long long)ts,
 							(long long)(off + rec)),
 					 &plan) == 0)
-			return;
+			return ts;
 	}
+}
+
+UST_EXPORT
+void ust_event_write(struct ust_event_desc *event,
+		     const struct ust_seg *segs, unsigned int nr_segs,
+		     size_t payload_size)
+{
+	/* Acquire: pairs with the store-release publishing the session. */
+	struct ust_session *s = __atomic_load_n(&ust_session_current,
+						__ATOMIC_ACQUIRE);
+
+	if (!s)
+		return;
+	(void)channel_write(s, &s->chan[0], event, segs, nr_segs, payload_size);
+}
+
+/* Any channel of `s` (the caller loaded it with acquire); off the hot path. */
+uint64_t ust_channel_event_write(struct ust_session *s, uint32_t chan,
+				 struct ust_event_desc *event,
+				 const struct ust_seg *segs,
+				 unsigned int nr_segs, size_t payload_size)
+{
+	return channel_write(s, &s->chan[chan], event, segs, nr_segs,
+			     payload_size);
+}
+
+/* The statedump's events: to the state channel, never overwritten. */
+void ust_state_event_write(struct ust_event_desc *event,
+			   const struct ust_seg *segs, unsigned int nr_segs,
+			   size_t payload_size)
+{
+	/* Acquire: pairs with the store-release publishing the session. */
+	struct ust_session *s = __atomic_load_n(&ust_session_current,
+						__ATOMIC_ACQUIRE);
+
+	if (s)
+		(void)channel_write(s, &s->chan[s->state_chan], event, segs,
+				    nr_segs, payload_size);
 }

@@ -81,51 +81,71 @@ static void make_uuid(uint8_t uuid[16])
 	uuid[8] = (uuid[8] & 0x3f) | 0x80;	/* RFC 4122 variant */
 }
 
+/* The channels of a session: the events', and in flight mode the state's. */
+static uint32_t plan_channels(struct ust_shm_channel *c,
+			      const struct ust_config *cfg)
+{
+	snprintf(c[0].name, sizeof(c[0].name), "ust");
+	c[0].stream_id = 0;
+	c[0].mode = cfg->mode;
+	c[0].subbuf_size = cfg->subbuf_size;
+	c[0].subbuf_count = cfg->subbuf_count;
+	if (cfg->mode != UST_MODE_FLIGHT)
+		return 1;
+	snprintf(c[1].name, sizeof(c[1].name), "state");
+	c[1].stream_id = 1;
+	c[1].mode = UST_MODE_DISCARD;
+	c[1].subbuf_size = UST_STATE_SUBBUF_SIZE;
+	c[1].subbuf_count = UST_STATE_SUBBUF_COUNT;
+	return 2;
+}
+
 /* Compute every offset of the mapping; returns its total size. */
 static uint64_t plan_layout(struct ust_shm_header *h,
-			    struct ust_shm_channel *c,
-			    const struct ust_config *cfg, uint32_t nr_cpus)
+			    struct ust_shm_channel *c, uint32_t nr_channels,
+			    uint32_t nr_cpus)
 {
-	uint64_t buf_size = (uint64_t)cfg->subbuf_size * cfg->subbuf_count;
 	uint64_t off;
+	uint32_t i;
 
 	h->channels_offset = sizeof(*h);
-	off = align_up(h->channels_offset + sizeof(*c), 64);
-	c->bufs_offset = off;
-	off += (uint64_t)nr_cpus * sizeof(struct ust_shm_buf);
+	off = align_up(h->channels_offset + nr_channels * sizeof(*c), 64);
+	for (i = 0; i < nr_channels; i++) {
+		c[i].bufs_offset = off;
+		off += (uint64_t)nr_cpus * sizeof(struct ust_shm_buf);
+	}
 	h->meta_offset = align_up(off, UST_SHM_PAGE);
 	h->meta_size = UST_META_SIZE;
 	h->ctl_offset = align_up(h->meta_offset + h->meta_size, UST_SHM_PAGE);
 	h->ctl_size = sizeof(struct ust_ctl_area);
-	c->data_offset = align_up(h->ctl_offset + h->ctl_size, UST_SHM_PAGE);
-	return c->data_offset + nr_cpus * buf_size;
+	off = align_up(h->ctl_offset + h->ctl_size, UST_SHM_PAGE);
+	for (i = 0; i < nr_channels; i++) {
+		c[i].data_offset = off;
+		off += (uint64_t)nr_cpus * c[i].subbuf_size * c[i].subbuf_count;
+	}
+	return off;
 }
 
-static void fill_header(struct ust_shm_header *h, struct ust_shm_channel *c,
-			const struct ust_config *cfg, uint32_t nr_cpus,
+static void fill_header(struct ust_shm_header *h, const struct ust_config *cfg,
+			uint32_t nr_cpus, uint32_t nr_channels,
 			uint64_t total, const uint8_t uuid[16])
 {
 	h->magic = UST_SHM_MAGIC;
 	h->version = UST_SHM_VERSION;
 	h->total_size = total;
 	h->nr_cpus = nr_cpus;
-	h->nr_channels = 1;
+	h->nr_channels = nr_channels;
 	h->pid = getpid();
 	h->clock_kind = cfg->clock_kind;
 	prctl(PR_GET_NAME, h->procname);
 	h->procname[sizeof(h->procname) - 1] = '\0';
 	memcpy(h->trace_uuid, uuid, 16);
-
-	snprintf(c->name, sizeof(c->name), "ust");
-	c->stream_id = 0;
-	c->mode = cfg->mode;
-	c->subbuf_size = cfg->subbuf_size;
-	c->subbuf_count = cfg->subbuf_count;
 }
 
-static void init_channel(struct ust_session *s, const struct ust_shm_channel *c)
+static void init_channel(struct ust_session *s, uint32_t i,
+			 const struct ust_shm_channel *c)
 {
-	struct ust_channel *ch = &s->chan[0];
+	struct ust_channel *ch = &s->chan[i];
 	uint64_t now = ust_clock_read(s->clock_kind);
 	uint32_t cpu;
 
@@ -141,20 +161,21 @@ static void init_channel(struct ust_session *s, const struct ust_shm_channel *c)
 
 /*
  * Create the mapping and initialise it.  The memfd is returned in `fd`
- * for the consumer; ust_session_create() then keeps it in s->fd.
+ * for the consumer; ust_session_create() then keeps it in s->shm_fd.
  */
 struct ust_session *ust_session_map(const struct ust_config *cfg, int *fd)
 {
 	struct ust_shm_header h;
-	struct ust_shm_channel c;
-	uint32_t nr_cpus = possible_cpus();
+	struct ust_shm_channel c[UST_MAX_SESSION_CHANNELS];
+	uint32_t nr_cpus = possible_cpus(), nr_channels, i;
 	struct ust_session *s;
 	uint64_t total;
 	void *base;
 
 	memset(&h, 0, sizeof(h));
-	memset(&c, 0, sizeof(c));
-	total = plan_layout(&h, &c, cfg, nr_cpus);
+	memset(c, 0, sizeof(c));
+	nr_channels = plan_channels(c, cfg);
+	total = plan_layout(&h, c, nr_channels, nr_cpus);
 
 	s = calloc(1, sizeof(*s));
 	if (!s)
@@ -170,16 +191,21 @@ struct ust_session *ust_session_map(const struct ust_config *cfg, int *fd)
 
 	s->base = base;
 	s->size = total;
+	s->shm_fd = -1;
 	s->hdr = base;
-	s->fd = -1;
 	s->ctl = (struct ust_ctl_area *)((uint8_t *)base + h.ctl_offset);
 	s->nr_cpus = nr_cpus;
 	s->clock_kind = cfg->clock_kind;
+	s->nr_channels = nr_channels;
+	s->state_chan = nr_channels - 1;
 	make_uuid(s->uuid);
-	fill_header(&h, &c, cfg, nr_cpus, total, s->uuid);
-	memcpy((uint8_t *)base + h.channels_offset, &c, sizeof(c));
-	init_channel(s, &c);
+	fill_header(&h, cfg, nr_cpus, nr_channels, total, s->uuid);
+	memcpy((uint8_t *)base + h.channels_offset, c, nr_channels * sizeof(c[0]));
+	for (i = 0; i < nr_channels; i++)
+		init_channel(s, i, &c[i]);
 	s->chan[0].blocking = cfg->blocking;
+	/* The state channel loses nothing while the consumer keeps up. */
+	s->chan[s->state_chan].blocking |= s->state_chan != 0;
 	/* The header goes last: a consumer that checks the magic sees the rest. */
 	memcpy(base, &h, sizeof(h));
 	return s;
@@ -196,8 +222,8 @@ void ust_session_destroy(struct ust_session *s)
 	if (!s)
 		return;
 	munmap(s->base, s->size);
-	if (s->fd >= 0)
-		close(s->fd);
+	if (s->shm_fd >= 0)
+		close(s->shm_fd);
 	free(s);
 }
 
@@ -325,8 +351,12 @@ struct ust_session *ust_session_create(const struct ust_config *cfg)
 		return NULL;
 	}
 	ret = spawn_consumer(cfg, fd);
-	/* Kept open: `ust ctl` finds it in /proc/PID/fd, and locks it. */
-	s->fd = fd;
+	/*
+	 * Kept open (close-on-exec): `ust snapshot`, `ust ctl` and `ust
+	 * list PID` find the shared memory through /proc/PID/fd
+	 * (common/shm-attach.c); `ust ctl` also locks it (registry.c).
+	 */
+	s->shm_fd = fd;
 	if (ret) {
 		fprintf(stderr, "ust: cannot start '%s': %s; tracing disabled\n",
 			cfg->consumerd, strerror(-ret));
@@ -344,6 +374,7 @@ void ust_session_publish(struct ust_session *s)
 	if (s) {
 		ust_registry_session_started(s);
 		ust_statedump_run();
+		ust_flight_session_started(s);
 	}
 }
 

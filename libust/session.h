@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include <ust/tracepoint.h>
+
 #include "shm-abi.h"
 #include "clock.h"
 #include "fs.h"
@@ -25,6 +27,10 @@
 #define UST_DEFAULT_SUBBUF_COUNT	4u
 #define UST_DEFAULT_READ_TIMER_US	1000u
 #define UST_META_SIZE			(256u << 10)
+/* Flight mode's state channel: small, discard mode, streamed. */
+#define UST_STATE_SUBBUF_SIZE		(64u << 10)
+#define UST_STATE_SUBBUF_COUNT		4u
+#define UST_MAX_SESSION_CHANNELS	2u
 
 #define UST_HIDDEN __attribute__((visibility("hidden")))
 #define UST_EXPORT __attribute__((visibility("default")))
@@ -60,13 +66,19 @@ struct ust_channel {
 struct ust_session {
 	void *base;			/* the shared mapping */
 	size_t size;
+	int shm_fd;			/* its memfd, kept for shm_map_attach(), or -1 */
 	struct ust_shm_header *hdr;
 	uint32_t nr_cpus;
 	uint32_t clock_kind;
 	uint8_t uuid[16];
-	struct ust_channel chan[1];	/* one channel for now */
-	/* Runtime control (registry.c): the memfd, kept for its lock. */
-	int fd;
+	uint32_t nr_channels;
+	/*
+	 * Where the statedump events go: chan[1], the state channel, in
+	 * flight mode (never overwritten), else chan[0].
+	 */
+	uint32_t state_chan;
+	struct ust_channel chan[UST_MAX_SESSION_CHANNELS];
+	/* Runtime control (registry.c): its area in the shared memory. */
 	struct ust_ctl_area *ctl;
 };
 
@@ -92,6 +104,21 @@ UST_HIDDEN void ust_ringbuf_init_buffer(struct ust_session *s,
 					struct ust_channel *ch, uint32_t cpu,
 					uint64_t now);
 UST_HIDDEN void ust_thread_forget(void);
+UST_HIDDEN uint64_t ust_channel_event_write(struct ust_session *s,
+					    uint32_t chan,
+					    struct ust_event_desc *event,
+					    const struct ust_seg *segs,
+					    unsigned int nr_segs,
+					    size_t payload_size);
+UST_HIDDEN void ust_state_event_write(struct ust_event_desc *event,
+				      const struct ust_seg *segs,
+				      unsigned int nr_segs,
+				      size_t payload_size);
+
+/* flight.c */
+UST_HIDDEN uint32_t ust_event_channel(const struct ust_session *s,
+				      const char *name);
+UST_HIDDEN void ust_flight_session_started(struct ust_session *s);
 
 /* registry.c */
 UST_HIDDEN void ust_registry_session_started(struct ust_session *s);

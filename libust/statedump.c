@@ -259,7 +259,7 @@ static void write_bin_info(const struct object *o)
 		{ flags, sizeof(flags) },
 	};
 
-	ust_event_write(&ev_bin_info, segs, 3,
+	ust_state_event_write(&ev_bin_info, segs, 3,
 			segs[0].len + segs[1].len + segs[2].len);
 }
 
@@ -273,7 +273,7 @@ static void write_dlopen(const struct object *o, int32_t dl_flags)
 		{ flags, sizeof(flags) },
 	};
 
-	ust_event_write(&ev_dlopen, segs, 4,
+	ust_state_event_write(&ev_dlopen, segs, 4,
 			segs[0].len + segs[1].len + segs[2].len + segs[3].len);
 }
 
@@ -285,7 +285,7 @@ static void write_build_id(struct ust_event_desc *ev, const struct object *o)
 		{ o->build_id, o->build_id_len },
 	};
 
-	ust_event_write(ev, segs, 3, 16 + o->build_id_len);
+	ust_state_event_write(ev, segs, 3, 16 + o->build_id_len);
 }
 
 static void write_debug_link(struct ust_event_desc *ev, const struct object *o)
@@ -296,12 +296,12 @@ static void write_debug_link(struct ust_event_desc *ev, const struct object *o)
 		{ o->debug_link, strlen(o->debug_link) + 1 },
 	};
 
-	ust_event_write(ev, segs, 3, 12 + segs[2].len);
+	ust_state_event_write(ev, segs, 3, 12 + segs[2].len);
 }
 
 static void write_empty(struct ust_event_desc *ev)
 {
-	ust_event_write(ev, NULL, 0, 0);
+	ust_state_event_write(ev, NULL, 0, 0);
 }
 
 static int known_add(uint64_t baddr)
@@ -386,7 +386,7 @@ static void forget_unseen(const uint8_t *seen, size_t n)
 	for (i = 0; i < nr_known; i++) {
 		if (i < n && !seen[i]) {
 			if (UST_EVENT_ENABLED(&ev_dlclose))
-				ust_event_write(&ev_dlclose, &(struct ust_seg){
+				ust_state_event_write(&ev_dlclose, &(struct ust_seg){
 							&known[i], 8 }, 1, 8);
 			continue;
 		}

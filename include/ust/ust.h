@@ -16,6 +16,18 @@ extern "C" {
 /* Non-zero when this process is tracing (UST_TRACE was set at start). */
 int ust_tracing_active(void);
 
+/*
+ * Flight recorder (UST_MODE=flight, `ust record --flight-recorder`):
+ * record a ust:trigger event with `reason` (NULL or "" for "trigger")
+ * and ask the consumer to write a snapshot of every buffer, cut exactly
+ * at that event, into a new trace directory named after the reason.
+ * Does not wait for the snapshot.  Returns 0 when requested, -EBUSY when
+ * a snapshot is still being written (the event is recorded all the
+ * same), -ENOTSUP when the process traces but not in flight mode (and
+ * nothing is recorded), -ENODEV when it does not trace.
+ */
+int ust_trigger(const char *reason);
+
 #ifdef __cplusplus
 }
 #endif

@@ -8,12 +8,8 @@ expect_err ""
 printf '%s\n' "$out" | grep -q '^Usage: ust \[OPTION\.\.\.\] COMMAND \[ARGS\]$' ||
 	fail "--help: no usage line in [$out]"
 printf '%s\n' "$out" | grep -q '^  record ' || fail "--help: record not listed"
-for cmd in view report export list ctl; do
+for cmd in view report export snapshot list ctl; do
 	printf '%s\n' "$out" | grep -q "^  $cmd " || fail "--help: $cmd not listed"
-done
-for cmd in snapshot; do
-	printf '%s\n' "$out" | grep -q "^  $cmd " &&
-		fail "--help lists '$cmd', which does not exist yet"
 done
 
 run "$UST" -h
@@ -32,8 +28,21 @@ for args in "help record" "record --help" "record -h"; do
 	expect_err ""
 	printf '%s\n' "$out" | grep -q '^Usage: ust record \[OPTION\.\.\.\] -- CMD \[ARGS\]$' ||
 		fail "'ust $args': no usage line in [$out]"
-	for opt in --output --event --overwrite --subbuf-size --subbuf-count \
-		   --read-timer --help; do
+	for opt in --output --event --overwrite --flight-recorder --subbuf-size \
+		   --subbuf-count --read-timer --help; do
+		printf '%s\n' "$out" | grep -q -- "$opt" ||
+			fail "'ust $args' does not document $opt"
+	done
+done
+
+for args in "help snapshot" "snapshot --help" "snapshot -h"; do
+	# shellcheck disable=SC2086
+	run "$UST" $args
+	expect_rc 0
+	expect_err ""
+	printf '%s\n' "$out" | grep -q '^Usage: ust snapshot \[OPTION\.\.\.\] PID$' ||
+		fail "'ust $args': no usage line in [$out]"
+	for opt in --output --reason --timeout --help; do
 		printf '%s\n' "$out" | grep -q -- "$opt" ||
 			fail "'ust $args' does not document $opt"
 	done
@@ -43,7 +52,7 @@ run "$UST" help
 expect_rc 0
 printf '%s\n' "$out" | grep -q '^  record ' || fail "'ust help': record not listed"
 
-for cmd in snapshot frobnicate; do
+for cmd in frobnicate; do
 	expect_fail 2 "ust: unknown command '$cmd' (see 'ust --help')" -- "$UST" "$cmd"
 	expect_fail 2 "ust: unknown command '$cmd' (see 'ust --help')" -- "$UST" help "$cmd"
 done

@@ -143,7 +143,7 @@ START_TEST(test_shm_channel)
 	f.chan->bufs_offset += 8;
 	EXPECT_REJECT("control blocks outside");
 	*f.chan = good;
-	f.chan->mode = 2;
+	f.chan->mode = UST_MODE_FLIGHT + 1;
 	EXPECT_REJECT("bad mode");
 	*f.chan = good;
 	memcpy(f.chan->name, "../x", 5);

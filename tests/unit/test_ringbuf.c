@@ -10,6 +10,7 @@
  * packet checked and walked by ust_packet_walk().
  */
 #include <check.h>
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -21,6 +22,7 @@
 #include <sys/syscall.h>
 
 #include <ust/tracepoint.h>
+#include <ust/ust.h>
 
 #include "../check_run.h"
 #include "packet.h"
@@ -489,6 +491,92 @@ START_TEST(test_overwrite)
 }
 END_TEST
 
+/*
+ * Flight mode: two channels, the statedump in the state channel; the
+ * flight channel overwrites, and while frozen refuses to switch (and
+ * counts the records), then overwrites again once unfrozen.
+ */
+START_TEST(test_flight_freeze)
+{
+	struct ust_shm_buf *buf, *state;
+	uint64_t off, room;
+	uint32_t i;
+
+	pin_to_cpu(0);
+	provider_setup();	/* first: the test's event ids are 0.. */
+	session_start(UST_MODE_FLIGHT, 4096, 2);
+	ck_assert_uint_eq(session->nr_channels, 2);
+	ck_assert_uint_eq(session->state_chan, 1);
+	buf = &session->chan[0].bufs[0];
+	state = &session->chan[1].bufs[0];
+	ck_assert_uint_eq(session->chan[1].mode, UST_MODE_DISCARD);
+	ck_assert_uint_eq(buf->commit.offset, 84);	/* nothing routed here */
+	ck_assert_uint_gt(state->commit.offset, 84);	/* the statedump */
+
+	for (i = 0; i < 1000; i++)
+		write_u32(0, i);
+	ck_assert_uint_ge(buf->commit.offset, 2 * 4096);
+	ck_assert_uint_eq(buf->lost_full, 0);
+
+	session->hdr->flight.frozen = 1;
+	off = buf->commit.offset;
+	room = (off & 4095) < 4084 ? (4084 - (off & 4095) + 11) / 12 : 0;
+	for (i = 0; i < 1000; i++)
+		write_u32(0, 1000 + i);
+	ck_assert_uint_eq(buf->commit.offset, off + room * 12);
+	ck_assert_uint_eq(buf->lost_full, 1000 - room);
+
+	session->hdr->flight.frozen = 0;
+	write_u32(0, 2000);
+	ck_assert_uint_eq(buf->commit.offset >> 12, (off >> 12) + 1);
+	ck_assert_uint_eq(buf->lost_full, 1000 - room);
+	session_stop();
+}
+END_TEST
+
+/*
+ * ust_trigger(): in flight mode, records ust:trigger and publishes one
+ * request cut at that record's timestamp; a second one while it is
+ * pending is refused.  Outside flight mode it does nothing.
+ */
+START_TEST(test_trigger_request)
+{
+	struct ust_flight *f;
+	struct ust_shm_buf *buf;
+	uint64_t before;
+
+	pin_to_cpu(0);
+	provider_setup();
+	session_start(UST_MODE_DISCARD, 4096, 2);
+	ck_assert_int_eq(ust_trigger("x"), -ENOTSUP);
+	ck_assert_uint_eq(session->chan[0].bufs[0].commit.offset, 84);
+	ck_assert_uint_eq(session->hdr->flight.state, UST_FLIGHT_IDLE);
+	session_stop();
+
+	session_start(UST_MODE_FLIGHT, 4096, 2);
+	f = &session->hdr->flight;
+	buf = &session->chan[0].bufs[0];
+	before = buf->commit.offset;
+	ck_assert_int_eq(ust_trigger("disk full"), 0);
+	/*
+	 * Header and context, "disk full" and its NUL.  ust:trigger is
+	 * registered after the test's events: its id is NR_EVENTS.
+	 */
+	ck_assert_uint_eq(buf->commit.offset, before + UST_EV_CONTEXT_SIZE + 10 +
+			  (NR_EVENTS > UST_EV_COMPACT_ID_MAX ? UST_EV_EXTENDED_SIZE :
+			   UST_EV_COMPACT_SIZE));
+	ck_assert_uint_eq(f->state, UST_FLIGHT_PENDING);
+	ck_assert_uint_eq(f->frozen, 1);
+	ck_assert_uint_eq(f->cut_ts, buf->commit.last_ts);
+	ck_assert_str_eq(f->reason, "disk full");
+	ck_assert_str_eq(f->out_dir, "");
+	ck_assert_int_eq(ust_trigger("again"), -EBUSY);
+	ck_assert_str_eq(f->reason, "disk full");
+	session_stop();
+	ck_assert_int_eq(ust_trigger("x"), -ENODEV);
+}
+END_TEST
+
 START_TEST(test_too_big)
 {
 	struct ust_shm_buf *buf;
@@ -774,6 +862,8 @@ static Suite *ringbuf_suite(void)
 	tcase_add_test(core, test_payload_drop);
 	tcase_add_test(core, test_exact_fit);
 	tcase_add_test(core, test_extended_header);
+	tcase_add_test(core, test_flight_freeze);
+	tcase_add_test(core, test_trigger_request);
 	tcase_set_timeout(core, 30);
 	suite_add_tcase(s, core);
 

@@ -1,0 +1,232 @@
+/*
+ * snapshot.c - `ust snapshot PID [-o DIR]`: ask the consumer of a running
+ * flight-recorder process for a snapshot of its buffers, and print the
+ * snapshot's directory.
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ *
+ * The request goes through the shared memory header's request block
+ * (common/shm-abi.h, struct ust_flight, which has the protocol): claim
+ * it, fill it, freeze the flight channel, publish; the consumer answers
+ * at its next tick (doc/flight-recorder.md).  The wait is bounded.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <popt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "clock.h"
+#include "flight-request.h"
+#include "fs.h"
+#include "parse.h"
+#include "shm-map.h"
+
+#define SNAPSHOT_TIMEOUT_S	10
+#define SNAPSHOT_POLL_NS	1000000		/* 1 ms */
+
+struct snapshot_opts {
+	char *output;
+	char *reason;
+	int timeout;
+};
+
+static const char snapshot_usage[] = "[OPTION...] PID";
+
+static struct poptOption *snapshot_table(struct snapshot_opts *o)
+{
+	static struct poptOption table[5];
+	const struct poptOption t[] = {
+		{ "output", 'o', POPT_ARG_STRING, &o->output, 0,
+		  "create the snapshot directory in DIR (default: next to the "
+		  "trace directory)", "DIR" },
+		{ "reason", 'r', POPT_ARG_STRING, &o->reason, 0,
+		  "word in the snapshot's name (default: manual)", "TEXT" },
+		{ "timeout", 0, POPT_ARG_INT, &o->timeout, 0,
+		  "give up after SECONDS without an answer (default 10)", "SECONDS" },
+		{ "help", 'h', POPT_ARG_NONE, NULL, 'h', "show this help", NULL },
+		POPT_TABLEEND
+	};
+
+	memcpy(table, t, sizeof(t));
+	return table;
+}
+
+static void snapshot_help(FILE *out)
+{
+	struct snapshot_opts o = { 0 };
+	struct poptOption *table = snapshot_table(&o);
+	const char *argv[] = { "ust snapshot", NULL };
+	poptContext ctx = poptGetContext("ust snapshot", 1, argv, table, 0);
+
+	poptSetOtherOptionHelp(ctx, snapshot_usage);
+	poptPrintHelp(ctx, out, 0);
+	poptFreeContext(ctx);
+	fputs("\nWrites a snapshot of the buffers of process PID, which traces in\n"
+	      "flight-recorder mode (`ust record --flight-recorder`, or UST_MODE=flight),\n"
+	      "into a new trace directory <trace>-snapshot-<n>-<reason>, and prints\n"
+	      "its path.  Needs the right to ptrace PID.\n", out);
+}
+
+static void sleep_poll(void)
+{
+	struct timespec pause = { 0, SNAPSHOT_POLL_NS };
+
+	nanosleep(&pause, NULL);
+}
+
+static uint64_t deadline_after(int seconds)
+{
+	return ust_clock_read(UST_CLOCK_MONOTONIC) + (uint64_t)seconds * 1000000000ull;
+}
+
+static bool past(uint64_t deadline)
+{
+	return ust_clock_read(UST_CLOCK_MONOTONIC) > deadline;
+}
+
+/* Claim the request block; waits while another snapshot is pending. */
+static int request_claim(struct ust_flight *f, uint64_t deadline)
+{
+	while (!ust_flight_claim(f)) {
+		if (past(deadline))
+			return -ETIMEDOUT;
+		sleep_poll();
+	}
+	return 0;
+}
+
+/*
+ * Wait for the consumer to count our request done.  On timeout, take the
+ * request back if it is still pending, so the process is not left frozen.
+ */
+static int request_wait(struct ust_flight *f, uint32_t done, uint64_t deadline)
+{
+	uint32_t pending = UST_FLIGHT_PENDING;
+
+	/* Acquire: pairs with the consumer's release of `done` after the result. */
+	while (__atomic_load_n(&f->done, __ATOMIC_ACQUIRE) == done) {
+		if (past(deadline)) {
+			if (__atomic_compare_exchange_n(&f->state, &pending, UST_FLIGHT_IDLE,
+							0, __ATOMIC_ACQ_REL,
+							__ATOMIC_RELAXED))
+				__atomic_store_n(&f->frozen, 0, __ATOMIC_RELEASE);
+			return -ETIMEDOUT;
+		}
+		sleep_poll();
+	}
+	return 0;
+}
+
+/* `-o DIR`, created if needed, as an absolute path the consumer can use. */
+static int output_resolve(const char *dir, char *abs)
+{
+	bool created;
+	int ret = ust_mkdir_p(dir, &created);
+
+	if (ret) {
+		ust_error("cannot create '%s': %s", dir, strerror(-ret));
+		return -1;
+	}
+	if (!realpath(dir, abs)) {
+		ust_error("'%s': %s", dir, strerror(errno));
+		return -1;
+	}
+	if (strlen(abs) >= UST_FLIGHT_PATH_MAX - 64) {
+		ust_error("'%s': path too long for a snapshot request", abs);
+		return -1;
+	}
+	return 0;
+}
+
+/* Ask process `pid` for a snapshot and print its path. */
+static int snapshot_take(pid_t pid, const struct snapshot_opts *o, const char *out_dir)
+{
+	char err[256], path[UST_FLIGHT_PATH_MAX];
+	uint64_t deadline = deadline_after(o->timeout);
+	struct ust_flight *f;
+	struct shm_map m;
+	uint32_t done;
+	int ret;
+
+	ret = shm_map_attach(&m, pid, err, sizeof(err));
+	if (ret) {
+		ust_error("%s", err);
+		return UST_EXIT_FAILURE;
+	}
+	ret = UST_EXIT_FAILURE;
+	f = &((struct ust_shm_header *)m.base)->flight;
+	if (m.chan[0].mode != UST_MODE_FLIGHT)
+		ust_error("process %d does not trace in flight-recorder mode (start it "
+			  "under `ust record --flight-recorder`, or with UST_MODE=flight)",
+			  (int)pid);
+	else if (request_claim(f, deadline))
+		ust_error("process %d: another snapshot is still being written after "
+			  "%d s", (int)pid, o->timeout);
+	else if (done = ust_flight_publish(f, ust_clock_read(m.clock_kind),
+					   o->reason ? o->reason : "manual", out_dir),
+		 request_wait(f, done, deadline))
+		ust_error("process %d: no snapshot after %d s (is its ust-consumerd "
+			  "still running?)", (int)pid, o->timeout);
+	else if (f->result < 0)
+		ust_error("process %d: the snapshot failed: %s", (int)pid,
+			  strerror(-f->result));
+	else {
+		memcpy(path, f->path, sizeof(path));
+		path[sizeof(path) - 1] = '\0';
+		printf("%s\n", path);
+		ret = 0;
+	}
+	shm_map_close(&m);
+	return ret;
+}
+
+static int snapshot_run(int argc, const char **argv)
+{
+	struct snapshot_opts o = { .timeout = SNAPSHOT_TIMEOUT_S };
+	poptContext ctx = poptGetContext("ust snapshot", argc, argv,
+					 snapshot_table(&o), 0);
+	char out_dir[PATH_MAX] = "";
+	const char *arg;
+	uint64_t pid = 0;
+	int rc, ret = UST_EXIT_USAGE;
+
+	while ((rc = poptGetNextOpt(ctx)) > 0) {
+		if (rc == 'h')
+			break;
+	}
+	arg = poptGetArg(ctx);
+	if (rc == 'h') {
+		snapshot_help(stdout);
+		ret = 0;
+	} else if (rc < -1)
+		ust_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS),
+			  poptStrerror(rc));
+	else if (!arg)
+		ust_error("PID is missing (see 'ust snapshot --help')");
+	else if (ust_parse_u64(arg, &pid) || pid == 0 || pid > INT_MAX)
+		ust_error("'%s' is not a process id", arg);
+	else if (poptPeekArg(ctx))
+		ust_error("unexpected argument '%s'", poptPeekArg(ctx));
+	else if (o.timeout <= 0)
+		ust_error("--timeout must be a positive number of seconds");
+	else if (o.output && output_resolve(o.output, out_dir))
+		ret = UST_EXIT_FAILURE;
+	else
+		ret = snapshot_take((pid_t)pid, &o, out_dir);
+	poptFreeContext(ctx);
+	free(o.output);
+	free(o.reason);
+	return ret;
+}
+
+const struct ust_command ust_snapshot_command = {
+	.name = "snapshot",
+	.summary = "write a snapshot of a flight-recorder process's buffers",
+	.run = snapshot_run,
+	.help = snapshot_help,
+};
