@@ -119,6 +119,7 @@ static void fill_header(struct ust_shm_header *h, struct ust_shm_channel *c,
 	c->mode = cfg->mode;
 	c->subbuf_size = cfg->subbuf_size;
 	c->subbuf_count = cfg->subbuf_count;
+	c->event_context = cfg->event_context;
 }
 
 static void init_channel(struct ust_session *s, const struct ust_shm_channel *c)
@@ -133,6 +134,7 @@ static void init_channel(struct ust_session *s, const struct ust_shm_channel *c)
 	ch->buf_size = (uint64_t)c->subbuf_size * c->subbuf_count;
 	ch->mode = c->mode;
 	ch->stream_id = c->stream_id;
+	ch->ctx_size = (uint32_t)ust_ev_context_size(c->event_context);
 	for (cpu = 0; cpu < s->nr_cpus; cpu++)
 		ust_ringbuf_init_buffer(s, ch, cpu, now);
 }
