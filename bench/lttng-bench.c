@@ -1,9 +1,11 @@
 /*
- * lttng-bench.c - the timed loop over an LTTng-UST 2.13 tracepoint.
+ * lttng-bench.c - the benchmark workloads over LTTng-UST 2.13
+ * tracepoints.
  *
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * Built by run.sh (only when `pkg-config lttng-ust` finds the library):
+ * Built by `make -C bench bench-programs` (only when `pkg-config
+ * lttng-ust` finds the library):
  *   cc -O2 -I. lttng-bench.c benchlt_tp.c -llttng-ust -ldl
  * See loop.h for what it measures.
  */
@@ -13,5 +15,7 @@
 #include "benchlt_tp.h"
 
 #define BENCH_NAME "lttng"
-#define BENCH_TRACE(v) lttng_ust_tracepoint(benchlt, tick, (v))
+#define BENCH_INT(v) lttng_ust_tracepoint(benchlt, tick, (v))
+#define BENCH_INT4(a, b, c, d) lttng_ust_tracepoint(benchlt, quad, a, b, c, d)
+#define BENCH_STR(s) lttng_ust_tracepoint(benchlt, text, s)
 #include "loop.h"

@@ -1,5 +1,6 @@
 /*
- * ust-bench.c - the timed loop over a tpgen-generated ust tracepoint.
+ * ust-bench.c - the benchmark workloads over tpgen-generated ust
+ * tracepoints.
  *
  * SPDX-License-Identifier: GPL-2.0-only
  *
@@ -12,5 +13,7 @@
 #include "benchust_tp.h"
 
 #define BENCH_NAME "ust"
-#define BENCH_TRACE(v) trace_benchust_tick(v)
+#define BENCH_INT(v) trace_benchust_tick(v)
+#define BENCH_INT4(a, b, c, d) trace_benchust_quad(a, b, c, d)
+#define BENCH_STR(s) trace_benchust_text(s)
 #include "loop.h"

@@ -45,6 +45,7 @@ enum record_opt {
 	OPT_SUBBUF_SIZE,
 	OPT_SUBBUF_COUNT,
 	OPT_READ_TIMER,
+	OPT_CONTEXT,
 	OPT_FUNCTIONS,
 	OPT_KERNEL,
 	OPT_HELP,
@@ -77,6 +78,9 @@ static const struct poptOption record_options[] = {
 	{ "read-timer", '\0', POPT_ARG_STRING, NULL, OPT_READ_TIMER,
 	  "how often the consumer reads the buffers, in microseconds, "
 	  "from 100 to 10000000", "USEC" },
+	{ "context", '\0', POPT_ARG_STRING, NULL, OPT_CONTEXT,
+	  "what each event records besides its fields: 'tid' (the thread "
+	  "id, the default) or 'none' (4 bytes less per event)", "tid|none" },
 	{ "functions", '\0', POPT_ARG_NONE, NULL, OPT_FUNCTIONS,
 	  "trace every function entry and exit of a program built with "
 	  "-finstrument-functions (preloads libust-cyg-profile.so)", NULL },
@@ -102,6 +106,7 @@ struct record_opts {
 	uint64_t subbuf_size;
 	uint64_t subbuf_count;
 	uint64_t read_timer_us;
+	const char *context;	/* --context: "tid" or "none", NULL if not given */
 	bool kernel;		/* --kernel */
 	char *kernel_list;	/* its LIST, NULL for the default set */
 	char **cmd;		/* CMD and its arguments, NULL-terminated */
@@ -122,8 +127,8 @@ static void record_help(FILE *out)
 "DIR/<process>-<pid>-<date>-<time>; read them with 'babeltrace2 DIR'.\n"
 "\n"
 "CMD gets the settings in UST_TRACE, UST_OUTPUT, UST_MODE, UST_SUBBUF_SIZE,\n"
-"UST_SUBBUF_COUNT, UST_READ_TIMER_US and UST_SESSION_CLOCK; a program that\n"
-"links libust (or preloads it) reads them when it starts.\n"
+"UST_SUBBUF_COUNT, UST_READ_TIMER_US, UST_CONTEXT and UST_SESSION_CLOCK; a\n"
+"program that links libust (or preloads it) reads them when it starts.\n"
 "\n"
 "With --kernel, ust-kerneld records kernel events into DIR/kernel on the\n"
 "same clock, through a private ftrace instance; without the permission it\n"
@@ -233,6 +238,20 @@ static int check_output(struct record_opts *o, const char *arg)
 	return 0;
 }
 
+/* --context=tid|none, passed on as UST_CONTEXT. */
+static int check_context(struct record_opts *o, const char *arg)
+{
+	if (!strcmp(arg, "tid"))
+		o->context = "tid";
+	else if (!strcmp(arg, "none"))
+		o->context = "none";
+	else {
+		ust_error("invalid --context '%s': must be 'tid' or 'none'", arg);
+		return -1;
+	}
+	return 0;
+}
+
 /* --kernel[=LIST]; the tracepoints are checked by ust-kerneld. */
 static int check_kernel(struct record_opts *o, const char *arg)
 {
@@ -279,6 +298,8 @@ static int apply_option(struct record_opts *o, int opt, const char *arg)
 		return check_subbuf_count(arg, &o->subbuf_count);
 	case OPT_READ_TIMER:
 		return check_read_timer(arg, &o->read_timer_us);
+	case OPT_CONTEXT:
+		return check_context(o, arg);
 	case OPT_KERNEL:
 		return check_kernel(o, arg);
 	default:
@@ -463,7 +484,8 @@ static int set_environment(const struct record_opts *o, const char *outdir,
 	    (o->subbuf_count &&
 	     setenv_u64("UST_SUBBUF_COUNT", o->subbuf_count)) ||
 	    (o->read_timer_us &&
-	     setenv_u64("UST_READ_TIMER_US", o->read_timer_us))) {
+	     setenv_u64("UST_READ_TIMER_US", o->read_timer_us)) ||
+	    (o->context && setenv("UST_CONTEXT", o->context, 1))) {
 		ust_error("cannot set the environment: %s", strerror(errno));
 		return -1;
 	}

@@ -4,8 +4,8 @@
  * SPDX-License-Identifier: LGPL-2.1-only
  *
  * A packet is struct ust_packet_header followed by records (shm-abi.h):
- * a compact (4 bytes) or extended (13 bytes) header, an int32 vtid, and
- * a payload described by the event's layout string.  Nothing in the
+ * a compact (4 bytes) or extended (13 bytes) header, an int32 vtid (unless
+ * the channel records no context), and a payload described by the event's layout string.  Nothing in the
  * packet is trusted: every read is checked against the content size,
  * which is itself checked against the buffer length.
  */
@@ -152,10 +152,13 @@ static int walk_record(const uint8_t *pkt, const struct pkt_bounds *b,
 	if (!table || rec->id >= table->nr || !table->layouts[rec->id])
 		return walk_fail(res, off, "unknown event id %u", rec->id);
 	layout = table->layouts[rec->id];
-	if (avail - hdr < UST_EV_CONTEXT_SIZE)
-		return walk_fail(res, off, "record context truncated");
-	rec->vtid = (int32_t)get_le32(pkt + off + hdr);
-	hdr += UST_EV_CONTEXT_SIZE;
+	rec->vtid = -1;
+	if (table->event_context == UST_CONTEXT_TID) {
+		if (avail - hdr < UST_EV_CONTEXT_SIZE)
+			return walk_fail(res, off, "record context truncated");
+		rec->vtid = (int32_t)get_le32(pkt + off + hdr);
+		hdr += UST_EV_CONTEXT_SIZE;
+	}
 	payload = ust_layout_payload_size(layout, pkt + off + hdr, avail - hdr);
 	if (payload < 0)
 		return walk_fail(res, off, "payload of event id %u runs past the content",

@@ -16,16 +16,17 @@
 
 #include "shm-abi.h"
 
-/* Event classes of one stream class, indexed by event id. */
+/* One stream class: its event context and its event classes by id. */
 struct ust_layout_table {
 	const char **layouts;	/* layouts[id], NULL when the id is unknown */
 	uint32_t nr;
+	uint32_t event_context;	/* enum ust_event_context (0: vtid) */
 };
 
 struct ust_record_view {
 	uint32_t id;
 	uint64_t timestamp;	/* full value, rebuilt as a CTF reader does */
-	int32_t vtid;
+	int32_t vtid;		/* -1 when the channel records no context */
 	const uint8_t *payload;
 	size_t payload_size;
 	size_t offset;		/* of the record in the packet */

@@ -50,7 +50,7 @@
 #include <stdint.h>
 
 #define UST_SHM_MAGIC		0x31545355u	/* "UST1" little endian */
-#define UST_SHM_VERSION		1u
+#define UST_SHM_VERSION		2u	/* 2: channel event_context */
 #define UST_CTF_MAGIC		0xC1FC1FC1u
 
 #define UST_SHM_PAGE		4096u
@@ -68,6 +68,15 @@ enum ust_mode {
 	UST_MODE_DISCARD = 0,	/* full buffer: refuse and count the record */
 	UST_MODE_OVERWRITE = 1,	/* full buffer: reuse the oldest sub-buffer */
 	UST_MODE_FLIGHT = 2,	/* overwrite, not streamed: only snapshots */
+};
+
+/*
+ * What a channel's records carry between the event header and the
+ * payload (the CTF stream event context).  Zero is the default.
+ */
+enum ust_event_context {
+	UST_CONTEXT_TID = 0,	/* int32 vtid (DESIGN.md's default) */
+	UST_CONTEXT_NONE = 1,	/* nothing: header then payload */
 };
 
 enum ust_clock_kind {
@@ -114,6 +123,8 @@ struct ust_shm_channel {
 	uint32_t subbuf_count;	/* power of two, >= 2 */
 	uint64_t bufs_offset;	/* struct ust_shm_buf[nr_cpus] */
 	uint64_t data_offset;	/* cpu i at data_offset + i * subbuf_size * subbuf_count */
+	uint32_t event_context;	/* enum ust_event_context */
+	uint32_t reserved;	/* zero */
 };
 
 /*
@@ -301,7 +312,8 @@ struct ust_packet_close {
  *	byte 0		31 (3 high bits zero)
  *	bytes 1..4	uint32 id
  *	bytes 5..12	uint64 timestamp
- * Stream event context: int32 vtid.
+ * Stream event context (the channel's event_context): int32 vtid with
+ * UST_CONTEXT_TID, nothing with UST_CONTEXT_NONE.
  */
 #define UST_EV_COMPACT_ID_MAX	30u
 #define UST_EV_EXTENDED		31u
@@ -311,13 +323,23 @@ struct ust_packet_close {
 #define UST_EV_CONTEXT_SIZE	4u
 #define UST_EV_HEADER_MAX	(UST_EV_EXTENDED_SIZE + UST_EV_CONTEXT_SIZE)
 
+/* Bytes of stream event context in each record of a channel. */
+static inline size_t ust_ev_context_size(uint32_t event_context)
+{
+	return event_context == UST_CONTEXT_NONE ? 0 : UST_EV_CONTEXT_SIZE;
+}
+
 /*
  * Encode the event header and context of a record with event `id` and
  * timestamp `ts`, the previous record (or packet start) being at
- * `last_ts`, into `h` (UST_EV_HEADER_MAX bytes).  Returns the size used.
+ * `last_ts`, into `h` (UST_EV_HEADER_MAX bytes).  The vtid is always
+ * stored after the header; `ctx_size` (ust_ev_context_size()) says
+ * whether it counts, so the writer needs no branch.  Returns the size
+ * used.
  */
-static inline size_t ust_ev_header_encode(uint8_t *h, uint32_t id, uint64_t ts,
-					  uint64_t last_ts, int32_t vtid)
+static inline size_t ust_ev_header_encode_ctx(uint8_t *h, uint32_t id,
+					      uint64_t ts, uint64_t last_ts,
+					      int32_t vtid, size_t ctx_size)
 {
 	size_t n;
 
@@ -334,7 +356,15 @@ static inline size_t ust_ev_header_encode(uint8_t *h, uint32_t id, uint64_t ts,
 		n = UST_EV_EXTENDED_SIZE;
 	}
 	__builtin_memcpy(h + n, &vtid, 4);
-	return n + UST_EV_CONTEXT_SIZE;
+	return n + ctx_size;
+}
+
+/* The same for a channel whose records carry the vtid. */
+static inline size_t ust_ev_header_encode(uint8_t *h, uint32_t id, uint64_t ts,
+					  uint64_t last_ts, int32_t vtid)
+{
+	return ust_ev_header_encode_ctx(h, id, ts, last_ts, vtid,
+					UST_EV_CONTEXT_SIZE);
 }
 
 #endif /* UST_SHM_ABI_H */

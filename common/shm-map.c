@@ -86,6 +86,10 @@ static int channel_check(const struct shm_map *m,
 		return fail_msg(err, errlen, "channel %u: bad name", i);
 	if (ch->mode > UST_MODE_FLIGHT)
 		return fail_msg(err, errlen, "channel %u: bad mode %u", i, ch->mode);
+	if (ch->event_context != UST_CONTEXT_TID &&
+	    ch->event_context != UST_CONTEXT_NONE)
+		return fail_msg(err, errlen, "channel %u: bad event context %u",
+				i, ch->event_context);
 	if (!ust_is_pow2(ch->subbuf_size) || ch->subbuf_size < UST_SUBBUF_MIN ||
 	    ch->subbuf_size > UST_SUBBUF_MAX)
 		return fail_msg(err, errlen, "channel %u: bad sub-buffer size %u",
@@ -112,6 +116,7 @@ static int channel_check(const struct shm_map *m,
 	ci->subbuf_shift = (unsigned int)__builtin_ctz(ch->subbuf_size);
 	ci->bufs_offset = ch->bufs_offset;
 	ci->data_offset = ch->data_offset;
+	ci->table.event_context = ch->event_context;
 	r[0] = (struct region){ ch->bufs_offset, bufs_len, "control blocks" };
 	r[1] = (struct region){ ch->data_offset, data_len, "ring buffer data" };
 	return 0;

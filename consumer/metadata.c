@@ -60,16 +60,20 @@ static const char tsdl_stream_types[] =
 	"} align(8);\n"
 	"\n";
 
+/* A stream class; the event context is there only for UST_CONTEXT_TID. */
 static const char tsdl_stream[] =
 	"stream {\n"
 	"\tid = %u;\n"
 	"\tpacket.context := struct packet_context;\n"
 	"\tevent.header := struct event_header;\n"
-	"\tevent.context := struct {\n"
-	"\t\tint32_t _vtid;\n"
-	"\t} align(8);\n"
+	"%s"
 	"};\n"
 	"\n";
+
+static const char tsdl_stream_vtid[] =
+	"\tevent.context := struct {\n"
+	"\t\tint32_t _vtid;\n"
+	"\t} align(8);\n";
 
 /* env.tracer_major/minor, from the package version "MAJOR.MINOR.PATCH". */
 static void tracer_version(int *major, int *minor)
@@ -106,7 +110,9 @@ static int metadata_header_text(const struct consumer *c, int pid, char **text,
 	ust_tsdl_packet_context(f);
 	fputs(tsdl_stream_types, f);
 	for (i = 0; i < c->shm.nr_channels; i++)
-		fprintf(f, tsdl_stream, c->shm.chan[i].stream_id);
+		fprintf(f, tsdl_stream, c->shm.chan[i].stream_id,
+			c->shm.chan[i].table.event_context == UST_CONTEXT_TID ?
+			tsdl_stream_vtid : "");
 	return fclose(f) ? -ENOMEM : 0;
 }
 

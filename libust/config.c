@@ -102,6 +102,19 @@ static uint32_t load_mode(struct ust_config *cfg)
 	return UST_MODE_DISCARD;
 }
 
+/* UST_CONTEXT: what each record carries before its payload. */
+static uint32_t load_event_context(void)
+{
+	const char *v = getenv("UST_CONTEXT");
+
+	if (!v || !*v || !strcmp(v, "tid"))
+		return UST_CONTEXT_TID;
+	if (!strcmp(v, "none"))
+		return UST_CONTEXT_NONE;
+	warn_bad("UST_CONTEXT", v, "must be 'tid' or 'none'");
+	return UST_CONTEXT_TID;
+}
+
 static uint32_t load_clock(struct ust_config *cfg)
 {
 	const char *v = getenv(UST_SESSION_CLOCK_ENV);
@@ -136,6 +149,7 @@ int ust_config_load(struct ust_config *cfg)
 	load_patterns(cfg, trace);
 	cfg->output = dup_env("UST_OUTPUT", UST_DEFAULT_OUTPUT);
 	cfg->mode = load_mode(cfg);
+	cfg->event_context = load_event_context();
 	cfg->subbuf_size = load_pow2("UST_SUBBUF_SIZE", UST_SUBBUF_MIN,
 				     UST_SUBBUF_MAX, UST_DEFAULT_SUBBUF_SIZE, 1);
 	cfg->subbuf_count = load_pow2("UST_SUBBUF_COUNT", UST_SUBBUF_COUNT_MIN,

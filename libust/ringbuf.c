@@ -50,7 +50,10 @@
 #include "rseq-commit.h"
 #include "session.h"
 
-/* The thread id in every record's context; 0 until the first event. */
+/*
+ * The thread id in every record's context (channels with
+ * UST_CONTEXT_TID); 0 until the first event.
+ */
 static __thread int32_t ust_tls_tid __attribute__((tls_model("initial-exec")));
 
 /*
@@ -297,7 +300,9 @@ uint64_t channel_write(struct ust_session *s, struct ust_channel *ch,
 		ts = ust_clock_read(s->clock_kind);
 		if (__builtin_expect(ts < last, 0))
 			ts = last;	/* never let a stream go backwards */
-		plan.hdr_len = ust_ev_header_encode(hdr, event->id, ts, last, tid);
+		/* No branch: the vtid is stored, ctx_size says if it counts. */
+		plan.hdr_len = ust_ev_header_encode_ctx(hdr, event->id, ts, last,
+							tid, ch->ctx_size);
 		rec = plan.hdr_len + payload_size;
 
 		/*

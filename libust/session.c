@@ -90,6 +90,7 @@ static uint32_t plan_channels(struct ust_shm_channel *c,
 	c[0].mode = cfg->mode;
 	c[0].subbuf_size = cfg->subbuf_size;
 	c[0].subbuf_count = cfg->subbuf_count;
+	c[0].event_context = cfg->event_context;
 	if (cfg->mode != UST_MODE_FLIGHT)
 		return 1;
 	snprintf(c[1].name, sizeof(c[1].name), "state");
@@ -97,6 +98,7 @@ static uint32_t plan_channels(struct ust_shm_channel *c,
 	c[1].mode = UST_MODE_DISCARD;
 	c[1].subbuf_size = UST_STATE_SUBBUF_SIZE;
 	c[1].subbuf_count = UST_STATE_SUBBUF_COUNT;
+	c[1].event_context = UST_CONTEXT_TID;	/* few events: keep the tid */
 	return 2;
 }
 
@@ -155,6 +157,7 @@ static void init_channel(struct ust_session *s, uint32_t i,
 	ch->buf_size = (uint64_t)c->subbuf_size * c->subbuf_count;
 	ch->mode = c->mode;
 	ch->stream_id = c->stream_id;
+	ch->ctx_size = (uint32_t)ust_ev_context_size(c->event_context);
 	for (cpu = 0; cpu < s->nr_cpus; cpu++)
 		ust_ringbuf_init_buffer(s, ch, cpu, now);
 }

@@ -42,6 +42,7 @@ struct ust_config {
 	char *output;				/* UST_OUTPUT */
 	uint32_t mode;				/* UST_MODE */
 	uint32_t blocking;			/* UST_MODE=block */
+	uint32_t event_context;			/* UST_CONTEXT */
 	uint32_t subbuf_size;			/* UST_SUBBUF_SIZE */
 	uint32_t subbuf_count;			/* UST_SUBBUF_COUNT */
 	uint32_t read_timer_us;			/* UST_READ_TIMER_US */
@@ -59,6 +60,7 @@ struct ust_channel {
 	uint32_t subbuf_size;
 	uint32_t mode;
 	uint32_t stream_id;
+	uint32_t ctx_size;	/* ust_ev_context_size(event_context) */
 	uint32_t blocking;	/* discard mode: wait for room first */
 	int32_t stalled;	/* blocking gave up: the consumer is stuck */
 };

@@ -6,7 +6,7 @@ out_dir=$tmp/out
 show='echo "$UST_TRACE|$UST_MODE|$UST_OUTPUT|${UST_SUBBUF_SIZE-unset}|${UST_SUBBUF_COUNT-unset}|${UST_READ_TIMER_US-unset}"'
 
 unset UST_TRACE UST_MODE UST_OUTPUT UST_SUBBUF_SIZE UST_SUBBUF_COUNT \
-      UST_READ_TIMER_US UST_SESSION_CLOCK UST_SUMMARY_DIR
+      UST_READ_TIMER_US UST_SESSION_CLOCK UST_SUMMARY_DIR UST_CONTEXT
 
 run "$UST" record -o "$out_dir" -e a -e b --overwrite -- sh -c 'echo "$UST_TRACE $UST_MODE"'
 expect_rc 0
@@ -31,6 +31,15 @@ expect_rc 0
 expect_out "$(cd "$tmp/from-env" && pwd -P)"
 run env UST_OUTPUT="$tmp/from-env" "$UST" record -o "$out_dir" -- sh -c 'echo "$UST_OUTPUT"'
 expect_out "$(cd "$out_dir" && pwd -P)"
+
+# --context is passed as UST_CONTEXT; without it, UST_CONTEXT is left alone.
+run "$UST" record -o "$out_dir" --context=none -- sh -c 'echo "${UST_CONTEXT-unset}"'
+expect_rc 0
+expect_out none
+run "$UST" record -o "$out_dir" -- sh -c 'echo "${UST_CONTEXT-unset}"'
+expect_out unset
+run env UST_CONTEXT=none "$UST" record -o "$out_dir" --context tid -- sh -c 'echo "$UST_CONTEXT"'
+expect_out tid
 
 # Buffer settings from the environment are left alone.
 run env UST_SUBBUF_COUNT=16 "$UST" record -o "$out_dir" -- sh -c 'echo "$UST_SUBBUF_COUNT"'

@@ -73,8 +73,10 @@ START_TEST(test_shm_header)
 	f.hdr->magic = 0;
 	EXPECT_REJECT("bad magic");
 	f.hdr->magic = UST_SHM_MAGIC;
-	f.hdr->version = 2;
-	EXPECT_REJECT("unsupported version 2");
+	f.hdr->version = 1;	/* before the channels' event_context */
+	EXPECT_REJECT("unsupported version 1");
+	f.hdr->version = UST_SHM_VERSION + 1;
+	EXPECT_REJECT("unsupported version");
 	f.hdr->version = UST_SHM_VERSION;
 	f.hdr->total_size = f.size + 1;
 	EXPECT_REJECT("total size");
@@ -122,6 +124,11 @@ START_TEST(test_shm_channel)
 {
 	struct ust_shm_channel good = *f.chan;
 
+	f.chan->event_context = 2;
+	EXPECT_REJECT("channel 0: bad event context 2");
+	f.chan->event_context = UST_CONTEXT_NONE;
+	ck_assert_int_eq(check_shm(NULL, 0), 0);
+	*f.chan = good;
 	f.chan->subbuf_size = 6000;
 	EXPECT_REJECT("sub-buffer size");
 	f.chan->subbuf_size = 2048;

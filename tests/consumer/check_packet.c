@@ -72,11 +72,12 @@ static void extended(struct pkt *p, uint32_t id, uint64_t ts, int32_t vtid)
 }
 
 static const char *layouts[41];
-static struct ust_layout_table table = { layouts, 41 };
+static struct ust_layout_table table = { layouts, 41, UST_CONTEXT_TID };
 
 static void setup(void)
 {
 	memset(layouts, 0, sizeof(layouts));
+	table.event_context = UST_CONTEXT_TID;
 	layouts[0] = "F4";
 	layouts[2] = "S F2";
 	layouts[4] = "";
@@ -243,6 +244,47 @@ START_TEST(test_walk_good)
 	ck_assert_uint_eq(seen[2].payload_size, 0);
 	ck_assert_uint_eq(seen[0].offset, HDR);
 	ck_assert_uint_eq(seen[1].offset, HDR + 12);
+}
+END_TEST
+
+/*
+ * A channel recorded with UST_CONTEXT_NONE: header then payload, no vtid.
+ * The same bytes walked as a vtid channel do not parse.
+ */
+START_TEST(test_walk_no_context)
+{
+	struct ust_walk_result res;
+	struct pkt p;
+	uint64_t begin = 1000, t1 = 1010, t2 = begin + 3 * WRAP;
+	uint32_t w = 0 | (uint32_t)(t1 << 5);
+	uint8_t tag = UST_EV_EXTENDED;
+	uint32_t id2 = 2;
+	int32_t v = 77;
+
+	pkt_init(&p, begin, t2);
+	put(&p, &w, 4);				/* compact, id 0 */
+	put(&p, &v, 4);
+	put(&p, &tag, 1);			/* extended, id 2 */
+	put(&p, &id2, 4);
+	put(&p, &t2, 8);
+	put(&p, "ab", 3);
+	put(&p, &v, 2);
+	table.event_context = UST_CONTEXT_NONE;
+	ck_assert_int_eq(walk(&p, pkt_close(&p), &res), 0);
+	ck_assert_uint_eq(res.nr_records, 2);
+	ck_assert_int_eq(nr_seen, 2);
+	ck_assert_int_eq(seen[0].vtid, -1);
+	ck_assert_int_eq(seen[1].vtid, -1);
+	ck_assert_uint_eq(seen[0].offset, HDR);
+	ck_assert_uint_eq(seen[0].payload_size, 4);
+	ck_assert_int_eq(*(const int32_t *)seen[0].payload, 77);
+	ck_assert_uint_eq(seen[1].offset, HDR + 8);
+	ck_assert_uint_eq(seen[1].timestamp, t2);
+	ck_assert_str_eq((const char *)seen[1].payload, "ab");
+	ck_assert_uint_eq(seen[1].payload_size, 5);
+
+	table.event_context = UST_CONTEXT_TID;
+	ck_assert_int_eq(walk(&p, p.len, &res), -EINVAL);
 }
 END_TEST
 
@@ -482,6 +524,7 @@ static Suite *packet_suite(void)
 	suite_add_tcase(s, layout);
 	tcase_add_checked_fixture(walker, setup, NULL);
 	tcase_add_test(walker, test_walk_good);
+	tcase_add_test(walker, test_walk_no_context);
 	tcase_add_test(walker, test_walk_empty_and_padded);
 	tcase_add_test(walker, test_walk_truncated);
 	tcase_add_test(walker, test_walk_unknown_id);

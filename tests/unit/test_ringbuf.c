@@ -64,8 +64,8 @@ static void provider_setup(void)
 	ck_assert_int_eq(ust_provider_register(&provider), 0);
 }
 
-static void session_start(uint32_t mode, uint32_t subbuf_size,
-			  uint32_t subbuf_count)
+static void session_start_ctx(uint32_t mode, uint32_t subbuf_size,
+			      uint32_t subbuf_count, uint32_t event_context)
 {
 	static char star[] = "*";
 	int fd;
@@ -74,6 +74,7 @@ static void session_start(uint32_t mode, uint32_t subbuf_size,
 	config.patterns[0] = star;
 	config.nr_patterns = 1;
 	config.mode = mode;
+	config.event_context = event_context;
 	config.subbuf_size = subbuf_size;
 	config.subbuf_count = subbuf_count;
 	config.clock_kind = ust_clock_detect_kind();
@@ -83,6 +84,12 @@ static void session_start(uint32_t mode, uint32_t subbuf_size,
 	close(fd);
 	ust_session_publish(session);
 	provider_setup();
+}
+
+static void session_start(uint32_t mode, uint32_t subbuf_size,
+			  uint32_t subbuf_count)
+{
+	session_start_ctx(mode, subbuf_size, subbuf_count, UST_CONTEXT_TID);
 }
 
 static void session_stop(void)
@@ -166,6 +173,7 @@ static void layout_table(struct ust_layout_table *t, const char **layouts)
 		layouts[events[i].id] = events[i].layout;
 	t->layouts = layouts;
 	t->nr = NR_EVENTS;
+	t->event_context = config.event_context;
 }
 
 /* Walk one packet (a private copy), checking it the consumer's way. */
@@ -249,6 +257,39 @@ START_TEST(test_commit_single)
 	ck_assert_uint_eq(rb.recs[0].v, 42);
 	ck_assert_int_eq(rb.recs[0].vtid, my_tid());
 	ck_assert_uint_eq(rb.recs[0].ts, buf->commit.last_ts);
+	free(rb.recs);
+	session_stop();
+}
+END_TEST
+
+/* UST_CONTEXT=none: records are header + payload, 4 bytes less. */
+START_TEST(test_commit_no_context)
+{
+	struct readback rb = { 0 };
+	struct ust_shm_buf *buf;
+	uint32_t i;
+
+	pin_to_cpu(0);
+	session_start_ctx(UST_MODE_DISCARD, 4096, 4, UST_CONTEXT_NONE);
+	buf = &session->chan[0].bufs[0];
+	write_u32(0, 42);
+	/* packet header + compact header + payload */
+	ck_assert_uint_eq(buf->commit.offset, 84 + 4 + 4);
+	/* 8-byte records: 501 fill the 4012 bytes after the header... */
+	for (i = 1; i < 501; i++)
+		write_u32(0, i);
+	ck_assert_uint_eq(buf->commit.offset, 84 + 501 * 8);
+	/* ...and the 502nd opens the next packet. */
+	write_u32(0, 501);
+	ck_assert_uint_eq(buf->commit.offset, 4096 + 84 + 8);
+
+	read_buffer(&rb, 0, 0);
+	ck_assert_uint_eq(rb.nr, 502);
+	ck_assert_uint_eq(rb.packets, 2);
+	for (i = 0; i < 502; i++) {
+		ck_assert_uint_eq(rb.recs[i].v, i ? i : 42);
+		ck_assert_int_eq(rb.recs[i].vtid, -1);
+	}
 	free(rb.recs);
 	session_stop();
 }
@@ -851,6 +892,7 @@ static Suite *ringbuf_suite(void)
 
 	tcase_add_test(core, test_disabled_session);
 	tcase_add_test(core, test_commit_single);
+	tcase_add_test(core, test_commit_no_context);
 	tcase_add_test(core, test_packet_header_fields);
 	tcase_add_test(core, test_switch_and_readback);
 	tcase_add_test(core, test_discard_accounting);
