@@ -597,7 +597,7 @@ echo "5. start-up: $START_RUNS runs each"
 start_plain
 start_ust_off
 start_ust_on
-[ $LT_RUN = no ] || start_lttng off
+[ $LTD_RUN = no ] || start_lttng off
 [ $LTD_RUN = no ] || start_lttng on
 
 # ---------------------------------------------------------------------------
