@@ -35,8 +35,9 @@ struct ust_event_desc {
 	uint32_t struct_size;		/* sizeof(struct ust_event_desc) */
 	/*
 	 * Non-zero when the event is recorded.  Read without ordering by
-	 * every call site; written by libust when patterns or control
-	 * change.  A stale read only records or skips one more event.
+	 * every call site; written by libust when patterns change, and by
+	 * `ust ctl` from outside the process (process_vm_writev, only 0
+	 * or 1).  A stale read only records or skips one more event.
 	 */
 	volatile int32_t enabled;
 	const char *name;		/* event name, without the facility */
@@ -89,8 +90,9 @@ void ust_event_write(struct ust_event_desc *event,
 /*
  * Relaxed atomic load (a plain mov on x86-64): turning an event on or
  * off orders nothing else, a call that races with the change records or
- * not.  Partner: the relaxed stores of libust's registry (registry.c),
- * e.g. when a provider is unregistered at exit while threads trace.
+ * not.  Partners: the relaxed stores of libust's registry (registry.c),
+ * e.g. when a provider is unregistered at exit while threads trace, and
+ * the writes of `ust ctl` (cli/ctl.c).
  */
 #define UST_EVENT_ENABLED(ev) \
 	__builtin_expect(__atomic_load_n(&(ev)->enabled, __ATOMIC_RELAXED) != 0, 0)
