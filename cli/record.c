@@ -367,8 +367,9 @@ static enum parse_result record_parse(int argc, const char **argv,
 	if (res == PARSE_OK && take_cmd(o, poptGetArgs(ctx)))
 		res = PARSE_ERROR;
 	if (res == PARSE_OK && o->blocking && o->overwrite) {
-		ust_error("--blocking and --overwrite cannot be combined: "
-			  "an overwriting buffer is never full");
+		ust_error("--blocking and %s cannot be combined: "
+			  "an overwriting buffer is never full",
+			  o->flight ? "--flight-recorder" : "--overwrite");
 		res = PARSE_ERROR;
 	}
 	/* -e narrowed the events: --functions still needs its own. */

@@ -143,14 +143,49 @@ static int output_resolve(const char *dir, char *abs)
 	return 0;
 }
 
+/* Request a snapshot through the mapped shared memory `m` of `pid`. */
+static int snapshot_request(const struct shm_map *m, pid_t pid,
+			    const struct snapshot_opts *o, const char *out_dir)
+{
+	struct ust_flight *f = &((struct ust_shm_header *)m->base)->flight;
+	uint64_t deadline = deadline_after(o->timeout);
+	char path[UST_FLIGHT_PATH_MAX];
+	uint32_t done;
+
+	if (m->chan[0].mode != UST_MODE_FLIGHT) {
+		ust_error("process %d does not trace in flight-recorder mode (start it "
+			  "under `ust record --flight-recorder`, or with UST_MODE=flight)",
+			  (int)pid);
+		return UST_EXIT_FAILURE;
+	}
+	if (request_claim(f, deadline)) {
+		ust_error("process %d: another snapshot is still being written after "
+			  "%d s", (int)pid, o->timeout);
+		return UST_EXIT_FAILURE;
+	}
+	done = ust_flight_publish(f, ust_clock_read(m->clock_kind),
+				  o->reason ? o->reason : "manual", out_dir);
+	if (request_wait(f, done, deadline)) {
+		ust_error("process %d: no snapshot after %d s (is its ust-consumerd "
+			  "still running?)", (int)pid, o->timeout);
+		return UST_EXIT_FAILURE;
+	}
+	if (f->result < 0) {
+		ust_error("process %d: the snapshot failed: %s", (int)pid,
+			  strerror(-f->result));
+		return UST_EXIT_FAILURE;
+	}
+	memcpy(path, f->path, sizeof(path));
+	path[sizeof(path) - 1] = '\0';
+	printf("%s\n", path);
+	return 0;
+}
+
 /* Ask process `pid` for a snapshot and print its path. */
 static int snapshot_take(pid_t pid, const struct snapshot_opts *o, const char *out_dir)
 {
-	char err[256], path[UST_FLIGHT_PATH_MAX];
-	uint64_t deadline = deadline_after(o->timeout);
-	struct ust_flight *f;
+	char err[256];
 	struct shm_map m;
-	uint32_t done;
 	int ret;
 
 	ret = shm_map_attach(&m, pid, err, sizeof(err));
@@ -158,29 +193,7 @@ static int snapshot_take(pid_t pid, const struct snapshot_opts *o, const char *o
 		ust_error("%s", err);
 		return UST_EXIT_FAILURE;
 	}
-	ret = UST_EXIT_FAILURE;
-	f = &((struct ust_shm_header *)m.base)->flight;
-	if (m.chan[0].mode != UST_MODE_FLIGHT)
-		ust_error("process %d does not trace in flight-recorder mode (start it "
-			  "under `ust record --flight-recorder`, or with UST_MODE=flight)",
-			  (int)pid);
-	else if (request_claim(f, deadline))
-		ust_error("process %d: another snapshot is still being written after "
-			  "%d s", (int)pid, o->timeout);
-	else if (done = ust_flight_publish(f, ust_clock_read(m.clock_kind),
-					   o->reason ? o->reason : "manual", out_dir),
-		 request_wait(f, done, deadline))
-		ust_error("process %d: no snapshot after %d s (is its ust-consumerd "
-			  "still running?)", (int)pid, o->timeout);
-	else if (f->result < 0)
-		ust_error("process %d: the snapshot failed: %s", (int)pid,
-			  strerror(-f->result));
-	else {
-		memcpy(path, f->path, sizeof(path));
-		path[sizeof(path) - 1] = '\0';
-		printf("%s\n", path);
-		ret = 0;
-	}
+	ret = snapshot_request(&m, pid, o, out_dir);
 	shm_map_close(&m);
 	return ret;
 }

@@ -21,7 +21,8 @@ int ust_tracing_active(void);
  * record a ust:trigger event with `reason` (NULL or "" for "trigger")
  * and ask the consumer to write a snapshot of every buffer, cut exactly
  * at that event, into a new trace directory named after the reason.
- * Does not wait for the snapshot.  Returns 0 when requested, -EBUSY when
+ * Does not wait for the snapshot, and is async-signal-safe (a program's
+ * own crash handler may call it).  Returns 0 when requested, -EBUSY when
  * a snapshot is still being written (the event is recorded all the
  * same), -ENOTSUP when the process traces but not in flight mode (and
  * nothing is recorded), -ENODEV when it does not trace.

@@ -9,7 +9,8 @@
 #  b. ust-consumerd --foreground under fake-app's scenarios;
 #  c. ust-consumerd as libust starts it (daemonized) for the stress
 #     workload traced from the environment: threads, signals, fork,
-#     tiny buffers, overwrite mode.
+#     tiny buffers, overwrite mode; flight-recorder mode with a trigger
+#     and with a crash (consumer/snapshot.c).
 # A run fails on any memcheck error or definite leak: the ERROR SUMMARY
 # of every log must say 0 errors.  The exit code for memcheck errors is
 # 97, not 1, since tpgen itself exits 1 on malformed input.
@@ -27,13 +28,14 @@ export VG_OPTS VG_LOGS
 say "building the normal tree and its test programs"
 make -s -C "$abs_top_builddir" -j"$JOBS" >"$work/build.log" 2>&1 &&
 make -s -C "$abs_top_builddir/tests/consumer" fake-app >>"$work/build.log" 2>&1 &&
-make -s -C "$abs_top_builddir/tests/integration" stress >>"$work/build.log" 2>&1 ||
+make -s -C "$abs_top_builddir/tests/integration" stress >>"$work/build.log" 2>&1 &&
+make -s -C "$abs_top_builddir/tests/flight" flight-app >>"$work/build.log" 2>&1 ||
 	{ tail -n 40 "$work/build.log"; fail "build failed"; }
 LIBTOOL=$abs_top_builddir/libtool
 TPGEN=$abs_top_builddir/tpgen/tpgen
 CONSUMERD=$abs_top_builddir/consumer/ust-consumerd
 for f in "$CONSUMERD" "$abs_top_builddir/tests/consumer/fake-app" \
-	 "$abs_top_builddir/tests/integration/stress"; do
+	 "$abs_top_builddir/tests/integration/stress" "$abs_top_builddir/tests/flight/flight-app"; do
 	head -c 4 "$f" | grep -q ELF || fail "$f is not an ELF program (libtool wrapper?)"
 done
 
@@ -113,6 +115,13 @@ run_stress fork "$STRESS" -t 2 -n 20000 -f
 run_stress tiny UST_SUBBUF_SIZE=4096 UST_SUBBUF_COUNT=2 "$STRESS" -t 2 -n 50000 -s
 run_stress overwrite UST_MODE=overwrite UST_SUBBUF_SIZE=8192 UST_SUBBUF_COUNT=4 \
 	"$STRESS" -t 2 -n 100000 -s
+FLIGHT_APP=$abs_top_builddir/tests/flight/flight-app
+run_stress flight UST_MODE=flight UST_SUBBUF_SIZE=8192 "$FLIGHT_APP" -n 200000 -t 150000
+st=0
+env UST_OUTPUT="$work/t" UST_MODE=flight UST_SUBBUF_SIZE=8192 \
+	"$FLIGHT_APP" -n 200000 -s 150000 >"$work/run" 2>"$work/err" || st=$?
+[ "$st" = 139 ] || { cat "$work/err"; fail "flight-app crash run: exit $st, expected 139"; }
+ns=$((ns + 1))
 # Every consumer (one per traced process, run 'fork' has two) leaves two
 # logs: the process libust spawned, which forks and exits, and the
 # daemon.  Wait (at most 120 s) until each log has its summary.

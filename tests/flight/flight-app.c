@@ -10,7 +10,7 @@
  *   -n  how many events (default 1000); with -f, run forever
  *   -t  right after event SEQ, call ust_trigger("at-SEQ") and print its
  *       return value as "trigger=R"
- *   -s  right after event SEQ, die by SIGSEGV (a store through NULL)
+ *   -s  right after event SEQ, die by SIGSEGV (a store into a PROT_NONE page)
  *   -r  FILE: once SEQ 1000 is recorded, create FILE (the test may then
  *       take a snapshot from outside)
  * At exit it prints "recorded=N".
@@ -24,6 +24,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
 
 #include <ust/ust.h>
 
@@ -38,19 +39,23 @@ static void record(uint64_t seq)
 }
 
 /*
- * A real crash.  The default disposition is set first only because a
- * sanitizer (the ASan lane) installs its own SIGSEGV handler, which
- * would turn the crash into a report and an abort.
+ * A real crash: a store into a page mapped without access (not through
+ * NULL, which UBSan reports before the fault).  The default disposition
+ * is set first only because a sanitizer (the ASan lane) installs its own
+ * SIGSEGV handler, which would turn the crash into a report and an abort.
  */
 static void crash(void)
 {
-	volatile int *volatile null = NULL;
+	volatile int *page = mmap(NULL, 4096, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS,
+				  -1, 0);
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_DFL;
 	sigaction(SIGSEGV, &sa, NULL);
-	*null = 1;
+	if (page != MAP_FAILED)
+		*page = 1;
+	abort();	/* not reached */
 }
 
 static void ready(const char *file)

@@ -43,4 +43,10 @@ for i in $(seq 500); do
 done
 [ "$(ls "$WORK/o" | wc -l)" -eq 1 ] || fail "snapshot outside flight mode: $(ls "$WORK/o")"
 ! babeltrace2 "$WORK/o" | grep -q 'ust:trigger' || fail "ust:trigger outside flight mode"
+# A bad combination is refused with one line.
+status=0
+"$UST" record --flight-recorder --blocking -- true >/dev/null 2>"$WORK/b.err" || status=$?
+[ $status -eq 2 ] || fail "--flight-recorder --blocking: exit $status, want 2"
+[ "$(cat "$WORK/b.err")" = "ust record: --blocking and --flight-recorder cannot be combined: an overwriting buffer is never full" ] ||
+	fail "--flight-recorder --blocking said: $(cat "$WORK/b.err")"
 echo "trigger: ok"
