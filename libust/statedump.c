@@ -17,6 +17,8 @@
  *					has_build_id, has_debug_link}
  *	lttng_ust_statedump:build_id   {baddr, build_id[20]}
  *	lttng_ust_statedump:debug_link {baddr, crc, filename}
+ *	lttng_ust_statedump:thread_name {tid, name}   (each thread; also
+ *					when pthread_setname_np renames one)
  *	lttng_ust_statedump:end
  *
  * Later loads and unloads are found by ust_statedump_dl_sync(), which the
@@ -27,11 +29,13 @@
  * and why).  None of this is on a hot path: it allocates, takes a mutex
  * and reads /proc/self/exe.
  */
+#include <dirent.h>
 #include <elf.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <link.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -39,6 +43,7 @@
 #include <ust/tracepoint.h>
 #include <ust/ust.h>
 
+#include "fs.h"
 #include "session.h"
 #include "statedump.h"
 
@@ -71,6 +76,8 @@ EVENT(ev_bin_info, "bin_info",
 EVENT(ev_build_id, "build_id", BUILD_ID_FIELDS, "F8 Q8[F1]");
 EVENT(ev_debug_link, "debug_link",
       U64_HEX " _baddr; " U32_HEX " _crc; string _filename;", "F12 S");
+/* Not LTTng's: the name of each thread (its /proc comm) at the dump. */
+EVENT(ev_thread_name, "thread_name", S32_DEC " _tid; string _name;", "F4 S");
 EVENT(ev_dlopen, "dlopen",
       U64_HEX " _baddr; " U64_DEC " _memsz; " S32_DEC " _flags; string _path; "
       U8_DEC " _has_build_id; " U8_DEC " _has_debug_link;",
@@ -81,7 +88,8 @@ EVENT(ev_dl_debug_link, "debug_link",
 EVENT(ev_dlclose, "dlclose", U64_HEX " _baddr;", "F8");
 
 static struct ust_event_desc *const statedump_events[] = {
-	&ev_start, &ev_bin_info, &ev_build_id, &ev_debug_link, &ev_end,
+	&ev_start, &ev_bin_info, &ev_build_id, &ev_debug_link,
+	&ev_thread_name, &ev_end,
 };
 static struct ust_event_desc *const dl_events[] = {
 	&ev_dlopen, &ev_dl_build_id, &ev_dl_debug_link, &ev_dlclose,
@@ -299,6 +307,39 @@ static void write_debug_link(struct ust_event_desc *ev, const struct object *o)
 	ust_state_event_write(ev, segs, 3, 12 + segs[2].len);
 }
 
+static void write_thread_name(int32_t tid, const char *name)
+{
+	struct ust_seg segs[2] = {
+		{ &tid, 4 },
+		{ name, strlen(name) + 1 },
+	};
+
+	ust_state_event_write(&ev_thread_name, segs, 2, 4 + segs[1].len);
+}
+
+/* Every thread of the process with its name, from /proc/self/task. */
+static void dump_thread_names(void)
+{
+	DIR *dir = opendir("/proc/self/task");
+	struct dirent *d;
+
+	if (!dir)
+		return;
+	while ((d = readdir(dir))) {
+		char path[64], comm[32];
+		int tid = atoi(d->d_name);
+
+		if (tid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%d/comm", tid);
+		if (ust_read_small_file(path, comm, sizeof(comm)))
+			continue;	/* the thread ended meanwhile */
+		comm[strcspn(comm, "\n")] = '\0';
+		write_thread_name(tid, comm);
+	}
+	closedir(dir);
+}
+
 static void write_empty(struct ust_event_desc *ev)
 {
 	ust_state_event_write(ev, NULL, 0, 0);
@@ -429,10 +470,28 @@ void ust_statedump_run(void)
 	if (UST_EVENT_ENABLED(&ev_start))
 		write_empty(&ev_start);
 	dl_iterate_phdr(visit, w);
+	if (UST_EVENT_ENABLED(&ev_thread_name))
+		dump_thread_names();
 	if (UST_EVENT_ENABLED(&ev_end))
 		write_empty(&ev_end);
 	pthread_mutex_unlock(&known_mutex);
 	free(w);
+}
+
+/*
+ * pthread_setname_np() succeeded (threadname.c): record the new name, so
+ * that a flight-recorder snapshot names threads renamed after the dump.
+ * Another thread's tid is not known from its pthread_t: dump them all.
+ */
+void ust_statedump_thread_renamed(pthread_t thread, const char *name)
+{
+	if (!__atomic_load_n(&statedump_wanted, __ATOMIC_ACQUIRE) ||
+	    !ust_tracing_active() || !UST_EVENT_ENABLED(&ev_thread_name))
+		return;
+	if (pthread_equal(thread, pthread_self()))
+		write_thread_name((int32_t)gettid(), name);
+	else
+		dump_thread_names();
 }
 
 /* The process's objects changed unless both counters are unchanged. */

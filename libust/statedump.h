@@ -7,9 +7,13 @@
 #ifndef UST_STATEDUMP_H
 #define UST_STATEDUMP_H
 
+#include <pthread.h>
+
 /* libust internals (session.c): a full statedump, if enabled. */
 __attribute__((visibility("hidden"))) void ust_statedump_run(void);
 __attribute__((visibility("hidden"))) void ust_statedump_atfork_child(void);
+/* threadname.c: `thread` was just named `name` (at most 15 bytes). */
+__attribute__((visibility("hidden"))) void ust_statedump_thread_renamed(pthread_t thread, const char *name);
 
 /*
  * Exported by libust.so for the preload library, not part of the public

@@ -12,6 +12,9 @@
 #     --min-events N     at least N flight events (the tail is not tiny)
 #     --program NAME     a lttng_ust_statedump:bin_info whose path ends
 #                        with /NAME (the state channel is in the snapshot)
+#     --thread-name NAME a lttng_ust_statedump:thread_name {tid, NAME}
+#                        whose tid is the flight events' thread, after one
+#                        naming it after the program (the dump at start)
 #     --freeze-losses    an earlier snapshot's freeze may lie in this one's
 #                        window: the flight events may have gaps, and
 #                        babeltrace2 may say "Tracer discarded" (only that)
@@ -53,13 +56,28 @@ def read(path, allow_discards):
                 fail("%s: time goes backwards" % path)
             last_ns = ns
             p = m.event.payload_field
-            events.append((m.event.name, {k: p[k] for k in p}))
+            f = {k: p[k] for k in p}
+            ctx = m.event.common_context_field
+            f["__tid"] = int(ctx["vtid"]) if ctx is not None else None
+            events.append((m.event.name, f))
         elif type(m) in (bt2._DiscardedEventsMessageConst,
                          bt2._DiscardedPacketsMessageConst):
             discarded += 1
     if discarded and not allow_discards:
         fail("%s: %d discarded events/packets messages" % (path, discarded))
     return events
+
+
+def check_thread_name(events, name, program):
+    tids = {f["__tid"] for n, f in events if n == "flight:tick"}
+    if len(tids) != 1:
+        fail("flight:tick from threads %s, expected one" % sorted(tids))
+    tid = tids.pop()
+    names = [str(f["name"]) for n, f in events
+             if n == "lttng_ust_statedump:thread_name" and int(f["tid"]) == tid]
+    want = [program[:15], name] if program else [name]
+    if names != want:
+        fail("thread %d named %s, expected %s" % (tid, names, want))
 
 
 def main():
@@ -70,6 +88,7 @@ def main():
     ap.add_argument("--min-events", type=int, default=1)
     ap.add_argument("--program")
     ap.add_argument("--freeze-losses", action="store_true")
+    ap.add_argument("--thread-name")
     a = ap.parse_args()
 
     babeltrace_clean(a.dir, a.freeze_losses)
@@ -105,6 +124,8 @@ def main():
             n == "lttng_ust_statedump:bin_info" and
             str(f["path"]).endswith("/" + a.program) for n, f in events):
         fail("no lttng_ust_statedump:bin_info for %s" % a.program)
+    if a.thread_name:
+        check_thread_name(events, a.thread_name, a.program)
     print("%s: flight events %d..%d (%d), %d events in all" %
           (a.dir, first, last, len(seqs), len(events)))
 

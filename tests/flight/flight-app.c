@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,15 +74,16 @@ int main(int argc, char **argv)
 	const char *ready_file = NULL;
 	int opt, forever = 0;
 
-	while ((opt = getopt(argc, argv, "n:t:s:fr:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:t:s:fr:N:")) != -1) {
 		switch (opt) {
 		case 'n': n = strtoull(optarg, NULL, 10); break;
 		case 't': trigger_at = strtoull(optarg, NULL, 10); break;
 		case 's': crash_at = strtoull(optarg, NULL, 10); break;
 		case 'f': forever = 1; break;
 		case 'r': ready_file = optarg; break;
+		case 'N': pthread_setname_np(pthread_self(), optarg); break;
 		default:
-			fprintf(stderr, "usage: flight-app [-n EVENTS] [-t SEQ] [-s SEQ] [-f] [-r FILE]\n");
+			fprintf(stderr, "usage: flight-app [-n EVENTS] [-t SEQ] [-s SEQ] [-f] [-r FILE] [-N THREAD_NAME]\n");
 			return 2;
 		}
 	}

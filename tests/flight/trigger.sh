@@ -2,14 +2,15 @@
 # ust_trigger() in flight-recorder mode: 3M events in overwrite mode, the
 # trigger after event 2 500 000.  The snapshot is the tail of the flight
 # channel, contiguous, ending exactly with event 2 500 000 and then the
-# ust:trigger event; it has the state channel's statedump; babeltrace2
+# ust:trigger event; it has the state channel's statedump, with the
+# thread's name at the dump and after pthread_setname_np(); babeltrace2
 # reads it, and the whole output directory, without a warning.  The
 # flight channel is never streamed.  Outside flight mode ust_trigger()
 # does nothing and says so.
 . "$top_srcdir/tests/flight/lib.sh"
 
 "$UST" record --flight-recorder -o "$WORK/t" --subbuf-size 256k -- \
-	"$APP" -n 3000000 -t 2500000 >"$WORK/t.out" 2>"$WORK/t.err" ||
+	"$APP" -N flight-main -n 3000000 -t 2500000 >"$WORK/t.out" 2>"$WORK/t.err" ||
 	fail "ust record: $(cat "$WORK/t.err")"
 grep -qx 'trigger=0' "$WORK/t.out" || fail "ust_trigger: $(cat "$WORK/t.out")"
 grep -qx 'recorded=3000000' "$WORK/t.out" || fail "workload: $(cat "$WORK/t.out")"
@@ -23,7 +24,7 @@ ls "$snap" | grep -q '^ust_[0-9]*$' || fail "no flight stream in $snap: $(ls "$s
 # 256 KiB sub-buffers hold over 16 000 flight events: at least 3 full ones
 # of the buffer whose history starts last.
 $CHECK "$snap" --last-seq 2500000 --trigger at-2500000 --min-events 45000 \
-	--program flight-app
+	--program flight-app --thread-name flight-main
 babeltrace2 "$WORK/t" >/dev/null 2>"$WORK/all.err" || fail "babeltrace2 on the output: $(cat "$WORK/all.err")"
 [ ! -s "$WORK/all.err" ] || fail "babeltrace2 on the output warned: $(cat "$WORK/all.err")"
 
