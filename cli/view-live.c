@@ -345,6 +345,7 @@ int view_live(const char *const *dirs, size_t n, struct view_opts *o)
 	struct live l = { 0 };
 	struct rd_live hooks = { live_find, &l };
 	int waited = 0, ret = 0;
+	bool found = false;
 	struct rd_reader *r;
 	bool running = true;
 	char err[512];
@@ -356,7 +357,8 @@ int view_live(const char *const *dirs, size_t n, struct view_opts *o)
 		running = session_running(dirs, n, &l);
 		if (rd_reader_open_live(&r, dirs, n, &hooks, err, sizeof(err))) {
 			ust_error("%s", err);
-			return UST_EXIT_FAILURE;
+			ret = UST_EXIT_FAILURE;
+			break;
 		}
 		if (live_learn_vpids(&l, r)) {
 			/* new traces: which consumers run, known before reading */
@@ -364,12 +366,19 @@ int view_live(const char *const *dirs, size_t n, struct view_opts *o)
 			running = true;
 			continue;
 		}
-		if (!running && !rd_reader_nr_traces(r) && ++waited < LIVE_WAIT_S * 1000 / LIVE_PERIOD_MS)
-			running = true;	/* no trace yet: a program may be starting */
+		/* no trace yet: a program may be starting */
+		found |= rd_reader_nr_traces(r) > 0;
+		if (!running && !found)
+			running = ++waited < LIVE_WAIT_S * 1000 / LIVE_PERIOD_MS;
 		ret = live_pass(r, &l, o, running);
 		rd_reader_close(r);
 		if (running)
 			sleep_ms(LIVE_PERIOD_MS);
+	}
+	if (!ret && !found) {
+		ust_error("%s%s: no trace found (no 'metadata' file) in %d s", dirs[0],
+			  n > 1 ? " (and the other directories)" : "", LIVE_WAIT_S);
+		ret = UST_EXIT_FAILURE;
 	}
 	while (l.nr)
 		free(l.v[--l.nr].path);
