@@ -228,12 +228,16 @@ char *rd_fmt_time_cached(char *q, int64_t ns, bool gmt);
  * digits: a thread id, a CPU or an id repeats from event to event.
  */
 struct rd_fmt_memo {
-	uint64_t v;		/* < 1e8 when the memo holds it */
+	uint64_t v;		/* always < 1e8, and `word` its digits */
 	uint64_t word;		/* the digits, in memory order */
 	unsigned int len;
 };
 
-#define RD_FMT_MEMO_INIT	{ UINT64_MAX, 0, 0 }
+/*
+ * It starts out holding 0 ("0"), never an empty memo: a value that
+ * matched an "empty" marker would print as nothing.
+ */
+#define RD_FMT_MEMO_INIT	{ 0, '0', 1 }
 
 /* Fill `m` with `v`: false when it cannot hold it. */
 bool rd_fmt_memo_fill(struct rd_fmt_memo *m, uint64_t v);

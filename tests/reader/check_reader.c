@@ -253,6 +253,27 @@ START_TEST(test_number_format)
 }
 END_TEST
 
+/* A fresh memo, first use: any value prints whole (UINT64_MAX printed empty). */
+START_TEST(test_number_memo_fresh)
+{
+	static const uint64_t vals[] = {
+		0, 1, 99999999, 100000000, UINT64_MAX, UINT64_MAX - 1,
+		(uint64_t)INT64_MAX,
+	};
+	char got[64], want[64], *end;
+	size_t i;
+
+	for (i = 0; i < sizeof(vals) / sizeof(vals[0]); i++) {
+		struct rd_fmt_memo memo = RD_FMT_MEMO_INIT;
+
+		snprintf(want, sizeof(want), "%" PRIu64, vals[i]);
+		end = rd_fmt_u64_memo(got, vals[i], &memo);
+		*end = '\0';
+		ck_assert_str_eq(got, want);
+	}
+}
+END_TEST
+
 /* The cached time prefix, at and across second and 10 us boundaries. */
 START_TEST(test_time_format)
 {
@@ -296,6 +317,7 @@ static Suite *reader_suite(void)
 	suite_add_tcase(s, tc);
 	tc = tcase_create("format");
 	tcase_add_test(tc, test_number_format);
+	tcase_add_test(tc, test_number_memo_fresh);
 	tcase_add_test(tc, test_time_format);
 	suite_add_tcase(s, tc);
 	return s;
