@@ -162,12 +162,19 @@ static void detach(void)
 	setsid();
 }
 
-/* SIGTERM stays blocked except inside ppoll(), which gets `runmask`. */
+/*
+ * SIGTERM stays blocked except inside ppoll(), which gets `runmask`.
+ * libust starts us with every signal blocked (libust/session.c,
+ * sibling_child()): start from an empty mask, so that a SIGBUS on the
+ * shared memory reaches on_sigbus().
+ */
 static void signals_setup(sigset_t *runmask)
 {
 	struct sigaction sa;
 	sigset_t block;
 
+	sigemptyset(&block);
+	sigprocmask(SIG_SETMASK, &block, NULL);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = SIG_IGN;
 	sigaction(SIGINT, &sa, NULL);

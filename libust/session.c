@@ -6,15 +6,18 @@
  * Without UST_TRACE the constructor returns after one getenv(): no file,
  * thread, process or mapping.  With it, the constructor lays out a memfd
  * (common/shm-abi.h), opens packet 0 of every buffer, starts
- * ust-consumerd with posix_spawn (it forks once more and the first
- * process exits, so the consumer is never a child the program could
- * wait() for), and publishes the session.  A fork child gets its own
+ * ust-consumerd as a sibling of the program (clone with CLONE_PARENT:
+ * never a child the program could wait() for, and nothing to wait for;
+ * spawn_consumer() says when it detaches with a double fork instead),
+ * and publishes the session.  A fork child gets its own
  * session and consumer from the pthread_atfork child handler; exec starts
  * afresh because every descriptor is close-on-exec.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <spawn.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,8 +234,9 @@ void ust_session_destroy(struct ust_session *s)
 }
 
 /* The consumer's argument vector; strings live in `store`. */
+/* `detached`: it was started as our sibling and must not fork again. */
 static void consumer_args(char *argv[], char store[][32],
-			  const struct ust_config *cfg)
+			  const struct ust_config *cfg, bool detached)
 {
 	int n = 0;
 
@@ -257,6 +261,8 @@ static void consumer_args(char *argv[], char store[][32],
 		argv[n++] = (char *)"--summary-dir";
 		argv[n++] = cfg->summary_dir;
 	}
+	if (detached)
+		argv[n++] = (char *)"--foreground";
 	argv[n] = NULL;
 }
 
@@ -306,35 +312,98 @@ static char **consumer_environ(void)
 }
 
 /*
- * Start the consumer on `shm_fd`.  It forks once more and the process we
- * started exits at once; we reap it here, so the program never sees a
- * child it did not create.
+ * What the child of spawn_sibling() needs, prepared before clone() and
+ * only read by it; `err` is its report if execve() fails.
  */
-static int spawn_consumer(const struct ust_config *cfg, int shm_fd)
+struct sibling_spawn {
+	const char *path;
+	char **argv, **env;
+	int shm_fd, pid_fd;	/* pid_fd > 4: moving shm_fd cannot clobber it */
+	volatile int err;
+};
+
+/* dup2 `fd` to `to`, and clear close-on-exec also when they are equal. */
+static long child_dup(int fd, int to)
 {
-	char *argv[16], store[2][32], **env = consumer_environ();
+	if (fd == to)
+		return syscall(SYS_fcntl, fd, F_SETFD, 0);
+	return syscall(SYS_dup2, fd, to);
+}
+
+/*
+ * The child of clone(CLONE_VM | CLONE_VFORK): it runs in our memory, on
+ * its own stack, while we are suspended, so it makes only raw system
+ * calls and keeps every signal blocked (no handler of the program may run
+ * here).  The consumer sets its own mask and handlers first thing.
+ */
+static int sibling_child(void *arg)
+{
+	struct sibling_spawn *sp = arg;
+	long ret;
+
+	ret = child_dup(sp->shm_fd, 3);
+	if (ret >= 0)
+		ret = child_dup(sp->pid_fd, 4);
+	if (ret >= 0)
+		ret = syscall(SYS_setsid);
+	if (ret >= 0)
+		ret = syscall(SYS_execve, sp->path, sp->argv, sp->env);
+	/* The raw syscall() returned -1 and set errno in our shared TLS. */
+	sp->err = errno;
+	syscall(SYS_exit, 127);
+	return 127;
+}
+
+/*
+ * Start the consumer as our sibling: CLONE_PARENT makes it a child of our
+ * parent, so it is never a child the program could wait() for, and
+ * nothing here waits for a process to exit (the double fork below costs
+ * a whole exec, fork and exit on the program's start-up: about 0.6 ms
+ * here, bench/README.md).  Returns 0, or -errno; -EINVAL when the kernel
+ * refuses CLONE_PARENT (we are the init of a PID namespace).
+ */
+static int spawn_sibling(struct sibling_spawn *sp)
+{
+	const size_t stack_size = 64 * 1024;
+	sigset_t all, old;
+	void *stack;
+	pid_t pid;
+	int err;
+
+	stack = mmap(NULL, stack_size, PROT_READ | PROT_WRITE,
+		     MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (stack == MAP_FAILED)
+		return -errno;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	sp->err = 0;
+	pid = clone(sibling_child, (uint8_t *)stack + stack_size,
+		    CLONE_VM | CLONE_VFORK | CLONE_PARENT | SIGCHLD, sp);
+	err = pid < 0 ? errno : sp->err;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	munmap(stack, stack_size);
+	return -err;
+}
+
+/*
+ * The fallback, and what a fork child uses (its consumer must not become
+ * a child of the process that forked it): posix_spawn; the consumer forks
+ * once more and the process we started exits at once; we reap it here,
+ * so the program never sees a child it did not create.
+ */
+static int spawn_detaching(const char *path, char **argv, char **env,
+			   int shm_fd, int pid_fd)
+{
 	posix_spawnattr_t attr;
 	posix_spawn_file_actions_t fa;
-	int pid_fd, ret, status;
+	int ret, status;
 	pid_t pid;
 
-	if (!env)
-		return -ENOMEM;
-	pid_fd = (int)syscall(SYS_pidfd_open, getpid(), 0);
-	if (pid_fd < 0) {
-		ret = -errno;
-		free(env);
-		return ret;
-	}
-	consumer_args(argv, store, cfg);
 	ret = spawn_attrs(&attr, &fa, shm_fd, pid_fd);
 	if (!ret)
-		ret = -posix_spawn(&pid, cfg->consumerd, &fa, &attr, argv,
-				   env);
-	free(env);
+		ret = -posix_spawn(&pid, path, &fa, &attr, argv, env);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&attr);
-	close(pid_fd);
 	if (ret)
 		return ret;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
@@ -342,7 +411,54 @@ static int spawn_consumer(const struct ust_config *cfg, int shm_fd)
 	return 0;
 }
 
-struct ust_session *ust_session_create(const struct ust_config *cfg)
+/* A pidfd on ourselves for the consumer, numbered above 4 (see above). */
+static int own_pidfd(void)
+{
+	int fd = (int)syscall(SYS_pidfd_open, getpid(), 0), moved;
+
+	if (fd < 0 || fd > 4)
+		return fd < 0 ? -errno : fd;
+	moved = fcntl(fd, F_DUPFD_CLOEXEC, 5);
+	close(fd);
+	return moved < 0 ? -errno : moved;
+}
+
+/*
+ * Start the consumer on `shm_fd`: as our sibling at process start
+ * (`sibling`), else, or when the kernel refuses that, detaching.
+ */
+static int spawn_consumer(const struct ust_config *cfg, int shm_fd,
+			  bool sibling)
+{
+	char *argv[17], store[2][32], **env = consumer_environ();
+	struct sibling_spawn sp;
+	int pid_fd, ret = -EINVAL;
+
+	if (!env)
+		return -ENOMEM;
+	pid_fd = own_pidfd();
+	if (pid_fd < 0) {
+		free(env);
+		return pid_fd;
+	}
+	consumer_args(argv, store, cfg, sibling);
+	if (sibling) {
+		sp = (struct sibling_spawn){ .path = cfg->consumerd, .argv = argv,
+					     .env = env, .shm_fd = shm_fd,
+					     .pid_fd = pid_fd };
+		ret = spawn_sibling(&sp);
+	}
+	if (ret == -EINVAL) {
+		consumer_args(argv, store, cfg, false);
+		ret = spawn_detaching(cfg->consumerd, argv, env, shm_fd, pid_fd);
+	}
+	free(env);
+	close(pid_fd);
+	return ret;
+}
+
+struct ust_session *ust_session_create(const struct ust_config *cfg,
+				       bool sibling)
 {
 	struct ust_session *s;
 	int fd = -1, ret;
@@ -353,7 +469,7 @@ struct ust_session *ust_session_create(const struct ust_config *cfg)
 			"tracing disabled\n", strerror(errno));
 		return NULL;
 	}
-	ret = spawn_consumer(cfg, fd);
+	ret = spawn_consumer(cfg, fd, sibling);
 	/*
 	 * Kept open (close-on-exec): `ust snapshot`, `ust ctl` and `ust
 	 * list PID` find the shared memory through /proc/PID/fd
@@ -403,7 +519,7 @@ static void atfork_child(void)
 	ust_thread_forget();
 	ust_registry_unlock();
 	ust_statedump_atfork_child();
-	s = ust_session_create(&ust_config);
+	s = ust_session_create(&ust_config, false);
 	if (s && old)
 		ust_registry_inherit_control(s, old);	/* `ust ctl` state */
 	ust_session_destroy(old);
@@ -420,5 +536,5 @@ static void __attribute__((constructor)) ust_init(void)
 	if (ust_config_load(&ust_config))
 		return;
 	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
-	ust_session_publish(ust_session_create(&ust_config));
+	ust_session_publish(ust_session_create(&ust_config, true));
 }

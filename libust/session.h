@@ -95,11 +95,11 @@ UST_HIDDEN int ust_pattern_match(const struct ust_config *cfg,
 /* session.c */
 UST_HIDDEN struct ust_session *ust_session_map(const struct ust_config *cfg,
 					    int *fd);
-UST_HIDDEN struct ust_session *ust_session_create(const struct ust_config *cfg);
+/* `sibling`: at process start, the consumer may be our parent's child. */
+UST_HIDDEN struct ust_session *ust_session_create(const struct ust_config *cfg,
+						  bool sibling);
 UST_HIDDEN void ust_session_destroy(struct ust_session *s);
 UST_HIDDEN void ust_session_publish(struct ust_session *s);
-UST_HIDDEN int ust_session_spawn_consumer(struct ust_session *s,
-					  const struct ust_config *cfg);
 
 /* ringbuf.c */
 UST_HIDDEN void ust_ringbuf_init_buffer(struct ust_session *s,

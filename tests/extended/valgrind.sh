@@ -102,11 +102,23 @@ export UST_CONSUMERD UST_TRACE
 unset UST_MODE UST_SUBBUF_SIZE UST_SUBBUF_COUNT UST_READ_TIMER_US
 STRESS=$abs_top_builddir/tests/integration/stress
 ns=0
+# The program does not wait for its consumer to start (libust starts it
+# as a sibling), and memcheck starts slowly: wait until no consumer
+# writes to $work/t any more (at most 120 s) before the next run.
+wait_consumers() {
+	n=0
+	while pgrep -f -- "--output $work/t " >/dev/null; do
+		n=$((n + 1))
+		[ "$n" -lt 1200 ] || fail "consumer(s) of run $1 still running after 120 s"
+		sleep 0.1
+	done
+}
 run_stress() {	# NAME ENV... -- STRESS-ARGS...
 	name=$1; shift
 	rm -rf "$work/t"
 	env UST_OUTPUT="$work/t" "$@" >"$work/run" 2>"$work/err" ||
 		{ cat "$work/err"; fail "stress ($name) failed"; }
+	wait_consumers "$name"
 	ns=$((ns + 1))
 }
 run_stress threads "$STRESS" -t 2 -n 100000 -s
@@ -121,10 +133,11 @@ st=0
 env UST_OUTPUT="$work/t" UST_MODE=flight UST_SUBBUF_SIZE=8192 \
 	"$FLIGHT_APP" -n 200000 -s 150000 >"$work/run" 2>"$work/err" || st=$?
 [ "$st" = 139 ] || { cat "$work/err"; fail "flight-app crash run: exit $st, expected 139"; }
+wait_consumers crash
 ns=$((ns + 1))
-# Every consumer (one per traced process, run 'fork' has two) leaves two
-# logs: the process libust spawned, which forks and exits, and the
-# daemon.  Wait (at most 120 s) until each log has its summary.
+# Every consumer (one per traced process, run 'fork' has two) leaves a
+# log, a fork child's two (the process libust spawned, which forks and
+# exits, and the daemon).  Wait (at most 120 s) until each has its summary.
 n=0
 while :; do
 	pending=0
