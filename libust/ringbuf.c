@@ -216,7 +216,8 @@ static int buffer_switch(const struct ust_session *s,
 			count_lost(&buf->lost_full);
 			return -ENOBUFS;
 		}
-		if (__builtin_expect(ch->stalled, 0))
+		/* Relaxed: a hint shared by the writers; the consumer never reads it. */
+		if (__builtin_expect(__atomic_load_n(&ch->stalled, __ATOMIC_RELAXED), 0))
 			__atomic_store_n(&ch->stalled, 0, __ATOMIC_RELAXED);
 	} else if (ch->mode == UST_MODE_FLIGHT &&
 		   /*
