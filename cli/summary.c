@@ -97,6 +97,18 @@ static int add_error(struct ust_trace_summary *t, const char *msg)
 	return 0;
 }
 
+/* Append snapshot `path` to the trace's list. */
+static int add_snapshot(struct ust_trace_summary *t, const char *path)
+{
+	char *joined;
+
+	if (asprintf(&joined, "%s%s\n", t->snapshots ? t->snapshots : "", path) < 0)
+		return -ENOMEM;
+	free(t->snapshots);
+	t->snapshots = joined;
+	return 0;
+}
+
 /* The counter that `key` names, or NULL. */
 static uint64_t *counter_of(struct ust_trace_summary *t, const char *key)
 {
@@ -126,6 +138,8 @@ static int parse_line(struct ust_trace_summary *t, char *line)
 	*value++ = '\0';
 	if (!strcmp(line, "error"))
 		return add_error(t, value);
+	if (!strcmp(line, "snapshot"))
+		return add_snapshot(t, value);
 	if (!strcmp(line, "dir")) {
 		free(t->dir);
 		t->dir = strdup(value);
@@ -232,6 +246,7 @@ void ust_summary_release(struct ust_summary *sum)
 	for (i = 0; i < sum->nr; i++) {
 		free(sum->traces[i].dir);
 		free(sum->traces[i].error);
+		free(sum->traces[i].snapshots);
 	}
 	free(sum->traces);
 	memset(sum, 0, sizeof(*sum));
@@ -287,12 +302,16 @@ static void print_totals(const struct ust_summary *sum, FILE *out,
 
 static void print_trace(const struct ust_trace_summary *t, FILE *out)
 {
+	const char *p, *nl;
+
 	fprintf(out, "%s:   %s  (%" PRIu64 " event%s, %" PRIu64 " lost",
 		ust_prog, t->dir, t->events, plural(t->events), t->lost);
 	if (t->packets_dropped)
 		fprintf(out, ", %" PRIu64 " packet%s dropped",
 			t->packets_dropped, plural(t->packets_dropped));
 	fputs(")\n", out);
+	for (p = t->snapshots; p && (nl = strchr(p, '\n')); p = nl + 1)
+		fprintf(out, "%s:     snapshot %.*s\n", ust_prog, (int)(nl - p), p);
 }
 
 void ust_summary_print(const struct ust_summary *sum, FILE *out,

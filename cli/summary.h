@@ -16,6 +16,7 @@
  *	packets_dropped=0	packets skipped (e.g. never completed)
  *	bytes=12476416		bytes of stream files written
  *	error=...		any number of lines; none when all went well
+ *	snapshot=PATH		one line per flight-recorder snapshot written
  *
  * Unknown keys are ignored, so consumers may add some.
  */
@@ -38,6 +39,7 @@ struct ust_trace_summary {
 	uint64_t packets_dropped; /* packets skipped */
 	uint64_t bytes;		/* bytes written */
 	char *error;		/* "; "-joined error lines, NULL when none */
+	char *snapshots;	/* "\n"-terminated snapshot paths, NULL when none */
 };
 
 /* Every trace of a session, sorted by directory once read. */

@@ -108,6 +108,7 @@ struct consumer {
 	char error[256];		/* why writing stopped, for the summary */
 	int pidfd;			/* the traced process */
 	unsigned int nr_snapshots;	/* flight recorder: written so far */
+	char *snapshot_lines;		/* "snapshot=PATH\n" each, for the summary */
 	struct consumer_stats stats;
 };
 

@@ -260,6 +260,7 @@ static void consumer_release(struct consumer *c)
 	if (c->out_fd >= 0)
 		close(c->out_fd);
 	free(c->out_path);
+	free(c->snapshot_lines);
 }
 
 /*

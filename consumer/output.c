@@ -249,12 +249,13 @@ static int summary_format(const struct consumer *c, char **text)
 	n = asprintf(text,
 		     "dir=%s\nevents=%" PRIu64 "\nlost=%" PRIu64 "\npackets=%" PRIu64
 		     "\npackets_dropped=%" PRIu64 "\npackets_unwritten=%" PRIu64
-		     "\nbytes=%" PRIu64 "\n%s%s%s",
+		     "\nbytes=%" PRIu64 "\n%s%s%s%s",
 		     c->out_path ? c->out_path : "", c->stats.events,
 		     c->streams ? streams_lost(c) : 0, c->stats.packets,
 		     c->stats.packets_dropped, c->stats.packets_unwritten,
 		     c->stats.bytes, c->error[0] ? "error=" : "", c->error,
-		     c->error[0] ? "\n" : "");
+		     c->error[0] ? "\n" : "",
+		     c->snapshot_lines ? c->snapshot_lines : "");
 	return n < 0 ? -ENOMEM : 0;
 }
 

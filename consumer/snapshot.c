@@ -420,6 +420,18 @@ static int snap_dir(struct consumer *c, const char *out_dir, const char *reason,
 	return fd;
 }
 
+/* Note snapshot `path` for the summary (`ust record` lists it). */
+static void summary_note_snapshot(struct consumer *c, const char *path)
+{
+	char *lines;
+
+	if (asprintf(&lines, "%ssnapshot=%s\n",
+		     c->snapshot_lines ? c->snapshot_lines : "", path) < 0)
+		return;		/* the summary only misses the line */
+	free(c->snapshot_lines);
+	c->snapshot_lines = lines;
+}
+
 /*
  * Write one snapshot.  Returns 0 or a negative errno; the directory's
  * path goes to `path`.
@@ -460,10 +472,12 @@ static int snapshot_write(struct consumer *c, const char *out_dir,
 	close(snap.dir_fd);
 	if (snap.err)
 		fprintf(stderr, CONSUMER_NAME ": snapshot %s: %s\n", path, strerror(-snap.err));
-	else
+	else {
 		fprintf(stderr, CONSUMER_NAME ": snapshot %s: %" PRIu64 " events in %" PRIu64
 			" packets%s\n", path, snap.events, snap.packets,
 			snap.dropped ? " (some packets overwritten while copied)" : "");
+		summary_note_snapshot(c, path);
+	}
 	return snap.err;
 }
 

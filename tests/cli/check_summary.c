@@ -120,7 +120,8 @@ START_TEST(test_read_sorted)
 
 	write_file("b.summary",
 		   "dir=/t/b\nevents=2\nlost=3\npackets=4\npackets_dropped=5\nbytes=6\nnew_key=7\n");
-	write_file("a.summary", "dir=/t/a\nevents=10\n");
+	write_file("a.summary", "dir=/t/a\nevents=10\nsnapshot=/t/a-snapshot-1-x\n"
+		   "snapshot=/t/a-snapshot-2-SIGSEGV\n");
 	write_file(".c.summary", "dir=/t/c\n");		/* still being written */
 	write_file("d.summary.tmp", "dir=/t/d\n");
 	ck_assert_int_eq(ust_summary_read(sumdir, &sum), 0);
@@ -128,6 +129,9 @@ START_TEST(test_read_sorted)
 	ck_assert_str_eq(sum.traces[0].dir, "/t/a");
 	ck_assert_uint_eq(sum.traces[0].events, 10);
 	ck_assert_uint_eq(sum.traces[0].lost, 0);
+	ck_assert_str_eq(sum.traces[0].snapshots,
+			 "/t/a-snapshot-1-x\n/t/a-snapshot-2-SIGSEGV\n");
+	ck_assert_ptr_null(sum.traces[1].snapshots);
 	ck_assert_str_eq(sum.traces[1].dir, "/t/b");
 	ck_assert_uint_eq(sum.traces[1].events, 2);
 	ck_assert_uint_eq(sum.traces[1].lost, 3);
@@ -184,7 +188,8 @@ END_TEST
 START_TEST(test_print_traces)
 {
 	struct ust_trace_summary t[] = {
-		{ .dir = "/o/a-1", .events = 1000000, .bytes = 12476416 },
+		{ .dir = "/o/a-1", .events = 1000000, .bytes = 12476416,
+		  .snapshots = "/o/a-1-snapshot-1-x\n/o/a-1-snapshot-2-y\n" },
 		{ .dir = "/o/b-2", .events = 1, .lost = 1, .bytes = 100,
 		  .packets_dropped = 1, .error = "disk full" },
 	};
@@ -195,6 +200,8 @@ START_TEST(test_print_traces)
 	ck_assert_str_eq(text,
 		"ust record: 2 traces, 1000001 events written, 1 lost, 11.9 MiB, 1 packet dropped\n"
 		"ust record:   /o/a-1  (1000000 events, 0 lost)\n"
+		"ust record:     snapshot /o/a-1-snapshot-1-x\n"
+		"ust record:     snapshot /o/a-1-snapshot-2-y\n"
 		"ust record:   /o/b-2  (1 event, 1 lost, 1 packet dropped)\n"
 		"ust record: error: /o/b-2: disk full\n"
 		"ust record: 1 event was lost: the buffers filled up; raise --subbuf-size or --subbuf-count\n");
@@ -202,6 +209,7 @@ START_TEST(test_print_traces)
 	/* Overwrite mode loses on purpose: no hint. */
 	sum.nr = 1;
 	t[0].lost = 5;
+	t[0].snapshots = NULL;
 	text = print_to_string(&sum, false, false);
 	ck_assert_str_eq(text,
 		"ust record: 1 trace, 1000000 events written, 5 lost, 11.9 MiB\n"

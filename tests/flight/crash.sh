@@ -10,6 +10,8 @@ status=0
 	"$APP" -n 3000000 -s 2000000 >"$WORK/segv.out" 2>"$WORK/segv.err" || status=$?
 [ $status -eq 139 ] || fail "ust record exited $status, want 139: $(cat "$WORK/segv.err")"
 snap=$(one_dir "$WORK/segv/flight-app-*-snapshot-1-SIGSEGV")
+grep -qx "ust record:     snapshot $snap" "$WORK/segv.err" ||
+	fail "the summary does not list $snap: $(cat "$WORK/segv.err")"
 $CHECK "$snap" --last-seq 2000000 --min-events 45000 --program flight-app
 
 start_recorded kill

@@ -17,6 +17,8 @@ grep -qx 'recorded=3000000' "$WORK/t.out" || fail "workload: $(cat "$WORK/t.out"
 snap=$(one_dir "$WORK/t/flight-app-*-snapshot-1-at-2500000")
 trace=${snap%-snapshot-1-at-2500000}
 [ "$(ls "$WORK/t" | wc -l)" -eq 2 ] || fail "output holds: $(ls "$WORK/t")"
+grep -qx "ust record:     snapshot $snap" "$WORK/t.err" ||
+	fail "the summary does not list $snap: $(cat "$WORK/t.err")"
 ls "$trace" | grep -q '^state_[0-9]*$' || fail "no state stream in $trace: $(ls "$trace")"
 ! ls "$trace" | grep -q '^ust_' || fail "the flight channel was streamed: $(ls "$trace")"
 ls "$snap" | grep -q '^ust_[0-9]*$' || fail "no flight stream in $snap: $(ls "$snap")"
