@@ -13,18 +13,6 @@
 
 #include "cli.h"
 #include "control.h"
-#include "parse.h"
-
-bool ctl_is_pid(const char *arg, pid_t *pid)
-{
-	uint64_t n;
-
-	if (!*arg || strspn(arg, "0123456789") != strlen(arg) ||
-	    ust_parse_u64(arg, &n) || n == 0 || n > INT32_MAX)
-		return false;
-	*pid = (pid_t)n;
-	return true;
-}
 
 int ctl_attach(struct ctl_process *p, pid_t pid, int how)
 {

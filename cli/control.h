@@ -23,9 +23,6 @@ struct ctl_process {
 	struct ust_ctl_area *area;	/* inside map, bounds checked */
 };
 
-/* Is `arg` a process id (digits only)?  Then *pid is set. */
-bool ctl_is_pid(const char *arg, pid_t *pid);
-
 /*
  * Map process `pid`'s shared memory and take the control lock (`how`:
  * LOCK_EX to change, LOCK_SH to read).  Returns 0, or -1 after printing

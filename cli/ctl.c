@@ -25,6 +25,7 @@
 
 #include "cli.h"
 #include "control.h"
+#include "parse.h"
 #include "pattern.h"
 
 enum ctl_action { CTL_ENABLE, CTL_DISABLE, CTL_STOP, CTL_START };
@@ -84,7 +85,7 @@ static int parse_words(const char **w, struct ctl_args *a)
 		ust_error("expected PID and an action (see 'ust ctl --help')");
 		return -1;
 	}
-	if (!ctl_is_pid(w[0], &a->pid)) {
+	if (ust_parse_pid(w[0], &a->pid)) {
 		ust_error("'%s' is not a process id", w[0]);
 		return -1;
 	}

@@ -27,6 +27,7 @@
 
 #include "cli.h"
 #include "control.h"
+#include "parse.h"
 
 #define EVENTS_SECTION	"ust_events"
 
@@ -307,7 +308,7 @@ static int list_run(int argc, const char **argv)
 	} else if (!args || !args[0] || args[1]) {
 		ust_error("expected one PID or PROGRAM (see 'ust list --help')");
 		ret = UST_EXIT_USAGE;
-	} else if (ctl_is_pid(args[0], &pid)) {
+	} else if (!ust_parse_pid(args[0], &pid)) {
 		ret = list_process(pid);
 	} else {
 		ret = list_program(args[0]);

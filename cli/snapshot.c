@@ -205,7 +205,7 @@ static int snapshot_run(int argc, const char **argv)
 					 snapshot_table(&o), 0);
 	char out_dir[PATH_MAX] = "";
 	const char *arg;
-	uint64_t pid = 0;
+	pid_t pid = 0;
 	int rc, ret = UST_EXIT_USAGE;
 
 	while ((rc = poptGetNextOpt(ctx)) > 0) {
@@ -221,7 +221,7 @@ static int snapshot_run(int argc, const char **argv)
 			  poptStrerror(rc));
 	else if (!arg)
 		ust_error("PID is missing (see 'ust snapshot --help')");
-	else if (ust_parse_u64(arg, &pid) || pid == 0 || pid > INT_MAX)
+	else if (ust_parse_pid(arg, &pid))
 		ust_error("'%s' is not a process id", arg);
 	else if (poptPeekArg(ctx))
 		ust_error("unexpected argument '%s'", poptPeekArg(ctx));
@@ -230,7 +230,7 @@ static int snapshot_run(int argc, const char **argv)
 	else if (o.output && output_resolve(o.output, out_dir))
 		ret = UST_EXIT_FAILURE;
 	else
-		ret = snapshot_take((pid_t)pid, &o, out_dir);
+		ret = snapshot_take(pid, &o, out_dir);
 	poptFreeContext(ctx);
 	free(o.output);
 	free(o.reason);

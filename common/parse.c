@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: LGPL-2.1-only
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 
 #include "parse.h"
@@ -20,6 +21,16 @@ int ust_parse_u64(const char *text, uint64_t *out)
 	if (errno || *end)
 		return -EINVAL;
 	*out = v;
+	return 0;
+}
+
+int ust_parse_pid(const char *text, pid_t *pid)
+{
+	uint64_t v;
+
+	if (ust_parse_u64(text, &v) || v == 0 || v > INT_MAX)
+		return -EINVAL;
+	*pid = (pid_t)v;
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #define UST_PARSE_H
 
 #include <stdint.h>
+#include <sys/types.h>
 
 /*
  * "4096", "64k", "1M", "1G" (binary multiples, either case) into `out`.
@@ -17,6 +18,9 @@ int ust_parse_size(const char *text, uint64_t *out);
 
 /* A plain unsigned decimal number; 0 or -EINVAL. */
 int ust_parse_u64(const char *text, uint64_t *out);
+
+/* A process id: a plain decimal number from 1 to INT_MAX; 0 or -EINVAL. */
+int ust_parse_pid(const char *text, pid_t *pid);
 
 static inline int ust_is_pow2(uint64_t v)
 {
