@@ -111,6 +111,15 @@ static int request_wait(struct ust_flight *f, uint32_t done, uint64_t deadline)
 	/* Acquire: pairs with the consumer's release of `done` after the result. */
 	while (__atomic_load_n(&f->done, __ATOMIC_ACQUIRE) == done) {
 		if (past(deadline)) {
+			/*
+			 * Acq-rel, partner: the consumer's acquire load of
+			 * PENDING (consumer/snapshot.c, flight_poll()).  The
+			 * state has no "being served" value, so this also
+			 * succeeds against a consumer that is still copying:
+			 * the writers may then lap it (its copies detect that
+			 * and are dropped), and its final store of IDLE could
+			 * land on a newer claim.  Only after --timeout (10 s).
+			 */
 			if (__atomic_compare_exchange_n(&f->state, &pending, UST_FLIGHT_IDLE,
 							0, __ATOMIC_ACQ_REL,
 							__ATOMIC_RELAXED))
