@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-#include "shm-ctl.h"
-#include "shm-map.h"
+#include "common/shm-ctl.h"
+#include "shm/map.h"
 
 struct ctl_process {
 	pid_t pid;

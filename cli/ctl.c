@@ -25,8 +25,8 @@
 
 #include "cli.h"
 #include "control.h"
-#include "parse.h"
-#include "pattern.h"
+#include "common/parse.h"
+#include "common/pattern.h"
 
 enum ctl_action { CTL_ENABLE, CTL_DISABLE, CTL_STOP, CTL_START };
 

@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "kerneld-abi.h"
+#include "abi/kerneld.h"
 #include "kernel.h"
 
 #define KERNELD_READY_FD	3

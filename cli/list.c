@@ -27,7 +27,7 @@
 
 #include "cli.h"
 #include "control.h"
-#include "parse.h"
+#include "common/parse.h"
 
 #define EVENTS_SECTION	"ust_events"
 

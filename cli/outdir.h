@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 
-#include "fs.h"		/* UST_DEFAULT_OUTPUT, ust_mkdir_p() */
+#include "common/fs.h"		/* UST_DEFAULT_OUTPUT, ust_mkdir_p() */
 
 /*
  * Make `dir` ready for traces before anything runs: create it like

@@ -21,11 +21,11 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "clock.h"
+#include "common/clock.h"
 #include "cli.h"
 #include "kernel.h"
 #include "outdir.h"
-#include "parse.h"
+#include "common/parse.h"
 #include "summary.h"
 #include "supervise.h"
 

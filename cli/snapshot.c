@@ -20,11 +20,11 @@
 #include <time.h>
 
 #include "cli.h"
-#include "clock.h"
-#include "flight-request.h"
-#include "fs.h"
-#include "parse.h"
-#include "shm-map.h"
+#include "common/clock.h"
+#include "abi/flight.h"
+#include "common/fs.h"
+#include "common/parse.h"
+#include "shm/map.h"
 
 #define SNAPSHOT_TIMEOUT_S	10
 #define SNAPSHOT_POLL_NS	1000000		/* 1 ms */

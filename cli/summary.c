@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "parse.h"
+#include "common/parse.h"
 #include "summary.h"
 
 /* Remove every entry of the open directory `dfd` (closed on return). */

@@ -21,8 +21,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "clock.h"
-#include "fs.h"
+#include "common/clock.h"
+#include "common/fs.h"
 
 #define NSEC_PER_SEC		1000000000ull
 #define CLOCKSOURCE_PATH	"/sys/devices/system/clocksource/clocksource0/current_clocksource"

@@ -19,7 +19,7 @@
 #include <time.h>
 #include <x86intrin.h>
 
-#include "shm-abi.h"
+#include "abi/shm.h"
 
 #define UST_SESSION_CLOCK_ENV "UST_SESSION_CLOCK"
 

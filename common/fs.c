@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fs.h"
+#include "common/fs.h"
 
 /* Create one directory; an existing directory is fine. */
 static int mkdir_one(const char *path, bool *created)

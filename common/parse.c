@@ -7,7 +7,7 @@
 #include <limits.h>
 #include <stdlib.h>
 
-#include "parse.h"
+#include "common/parse.h"
 
 int ust_parse_u64(const char *text, uint64_t *out)
 {

@@ -6,7 +6,7 @@
 #include <fnmatch.h>
 #include <stddef.h>
 
-#include "pattern.h"
+#include "common/pattern.h"
 
 bool ust_glob_match(const char *pattern, const char *name)
 {

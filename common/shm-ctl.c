@@ -11,9 +11,8 @@
 #include <string.h>
 #include <sys/file.h>
 
-#include "pattern.h"
-#include "shm-ctl.h"
-#include "shm-map.h"
+#include "common/pattern.h"
+#include "common/shm-ctl.h"
 
 int ust_ctl_lock(int fd, int how)
 {
@@ -64,27 +63,4 @@ bool ust_ctl_rules_apply(const struct ust_ctl_area *a, uint32_t nr_rules,
 			wanted = a->rules[i].enable != 0;
 	}
 	return wanted;
-}
-
-struct ust_ctl_area *shm_ctl_area(const struct shm_map *m, char *err,
-				  size_t errlen)
-{
-	const struct ust_shm_header *h = shm_header(m);
-	/* Read once: the process may rewrite its header at any time. */
-	uint64_t off = __atomic_load_n(&h->ctl_offset, __ATOMIC_RELAXED);
-	uint64_t size = __atomic_load_n(&h->ctl_size, __ATOMIC_RELAXED);
-
-	if (!off) {
-		fail_msg(err, errlen, "process %d: its libust has no runtime "
-			 "control (too old)", (int)m->pid);
-		return NULL;
-	}
-	if (off % 8 || size < sizeof(struct ust_ctl_area) ||
-	    off > m->size || sizeof(struct ust_ctl_area) > m->size - off) {
-		fail_msg(err, errlen, "process %d: bad runtime control area "
-			 "(offset %llu, size %llu)", (int)m->pid,
-			 (unsigned long long)off, (unsigned long long)size);
-		return NULL;
-	}
-	return (struct ust_ctl_area *)(m->base + off);
 }

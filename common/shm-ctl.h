@@ -12,9 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "shm-abi.h"
-
-struct shm_map;
+#include "abi/shm.h"
 
 /*
  * flock(`how`: LOCK_EX or LOCK_SH) on the memfd `fd`, the lock that
@@ -40,12 +38,5 @@ void ust_ctl_event_name(const struct ust_ctl_event *ev,
 /* Entries and rules in use, clamped to the area's capacity. */
 uint32_t ust_ctl_nr_events(const struct ust_ctl_area *a);
 uint32_t ust_ctl_nr_rules(const struct ust_ctl_area *a);
-
-/*
- * The control area of a mapped process, after checking that the header
- * places it inside the mapping; NULL with a one-line reason in `err`.
- */
-struct ust_ctl_area *shm_ctl_area(const struct shm_map *m, char *err,
-				  size_t errlen);
 
 #endif /* UST_SHM_CTL_H */

@@ -22,10 +22,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clock.h"
-#include "packet.h"
-#include "shm-abi.h"
-#include "shm-map.h"
+#include "common/clock.h"
+#include "shm/packet.h"
+#include "abi/shm.h"
+#include "shm/map.h"
 
 #define CONSUMER_NAME		"ust-consumerd"
 #define META_MAX_EVENT_ID	(1u << 20)	/* bounds the layout tables */

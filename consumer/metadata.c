@@ -24,7 +24,7 @@
 #include <unistd.h>
 
 #include "consumer.h"
-#include "ctf-tsdl.h"
+#include "ctf/tsdl.h"
 
 #define META_FILE	"metadata"
 

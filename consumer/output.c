@@ -21,7 +21,7 @@
 #include <unistd.h>
 
 #include "consumer.h"
-#include "fs.h"
+#include "common/fs.h"
 
 #define MAX_SUFFIX	1000
 

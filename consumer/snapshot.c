@@ -43,7 +43,7 @@
 #include <unistd.h>
 
 #include "consumer.h"
-#include "ctf-tsdl.h"
+#include "ctf/tsdl.h"
 
 /* PIDFD_GET_INFO (Linux 6.13; exit status since 6.15), if libc lacks it. */
 #ifndef PIDFD_INFO_EXIT

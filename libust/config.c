@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parse.h"
-#include "pattern.h"
+#include "common/parse.h"
+#include "common/pattern.h"
 #include "session.h"
 
 struct ust_config ust_config;

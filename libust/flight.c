@@ -25,7 +25,7 @@
 #include <ust/tracepoint.h>
 #include <ust/ust.h>
 
-#include "flight-request.h"
+#include "abi/flight.h"
 #include "session.h"
 #include "statedump.h"
 

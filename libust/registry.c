@@ -21,7 +21,7 @@
 #include <ust/tracepoint.h>
 
 #include "session.h"
-#include "shm-ctl.h"
+#include "common/shm-ctl.h"
 
 static pthread_mutex_t registry_mutex = PTHREAD_MUTEX_INITIALIZER;
 static CDS_LIST_HEAD(providers);

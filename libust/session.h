@@ -19,9 +19,9 @@
 
 #include <ust/tracepoint.h>
 
-#include "shm-abi.h"
-#include "clock.h"
-#include "fs.h"
+#include "abi/shm.h"
+#include "common/clock.h"
+#include "common/fs.h"
 
 #define UST_DEFAULT_SUBBUF_SIZE		(1u << 20)
 #define UST_DEFAULT_SUBBUF_COUNT	4u

@@ -43,7 +43,7 @@
 #include <ust/tracepoint.h>
 #include <ust/ust.h>
 
-#include "fs.h"
+#include "common/fs.h"
 #include "session.h"
 #include "statedump.h"
 

@@ -19,8 +19,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "clock.h"
-#include "kerneld-abi.h"	/* KERNELD_EXIT_*: ust record tells them apart */
+#include "common/clock.h"
+#include "abi/kerneld.h"	/* KERNELD_EXIT_*: ust record tells them apart */
 
 #define KERNELD_NAME		"ust-kerneld"
 

@@ -31,8 +31,8 @@
 #include <tracefs.h>
 
 #include "kerneld.h"
-#include "ctf-tsdl.h"
-#include "parse.h"
+#include "ctf/tsdl.h"
+#include "common/parse.h"
 
 #define DEFAULT_BUFFER_KB	8192
 #define DEFAULT_PERIOD_US	20000

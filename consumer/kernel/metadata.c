@@ -21,7 +21,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "ctf-tsdl.h"
+#include "ctf/tsdl.h"
 #include "kerneld.h"
 
 static const char tsdl_env[] =

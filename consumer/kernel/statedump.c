@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fs.h"
+#include "common/fs.h"
 #include "kerneld.h"
 
 #define PID_MAX_PATH	"/proc/sys/kernel/pid_max"

@@ -29,7 +29,7 @@
 #include <tracefs.h>
 
 #include "kerneld.h"
-#include "shm-abi.h"
+#include "abi/shm.h"
 
 #define PKT_HDR		sizeof(struct ust_packet_header)
 #define PKT_CAP		(1u << 20)	/* flushed before it would overflow */

@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "../check_run.h"
-#include "clock.h"
+#include "common/clock.h"
 
 #define BOOT "c3d2f6a4-93b1-4b5e-8d3f-0123456789ab"
 

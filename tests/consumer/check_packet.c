@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../check_run.h"
-#include "packet.h"
+#include "shm/packet.h"
 
 #define HDR		sizeof(struct ust_packet_header)
 #define WRAP		(1ull << UST_EV_TS_BITS)

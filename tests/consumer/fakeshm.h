@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "shm-abi.h"
+#include "abi/shm.h"
 
 #define FAKE_META_SIZE	16384u
 

@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "../check_run.h"
-#include "pattern.h"
-#include "shm-ctl.h"
-#include "shm-map.h"
+#include "common/pattern.h"
+#include "common/shm-ctl.h"
+#include "shm/map.h"
 
 START_TEST(trace_patterns)
 {

@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "shm-ctl.h"
-#include "shm-map.h"
+#include "common/shm-ctl.h"
+#include "shm/map.h"
 
 int main(int argc, char **argv)
 {

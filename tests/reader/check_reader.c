@@ -17,7 +17,7 @@
 
 #include "../check_run.h"
 #include "reader.h"
-#include "shm-abi.h"
+#include "abi/shm.h"
 
 static const char meta_text[] =
 	"/* CTF 1.8 */\n"

@@ -48,7 +48,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
-#include "shm-abi.h"
+#include "abi/shm.h"
 #include "progress_map.h"
 #include "storm_tp.h"
 

@@ -17,7 +17,7 @@
 #include "../check_run.h"
 #include "compound_tp.h"
 #include "mock-ust.h"
-#include "packet.h"
+#include "shm/packet.h"
 
 static unsigned char expect[MOCK_MAX_PAYLOAD];
 

@@ -25,7 +25,7 @@
 #include <ust/ust.h>
 
 #include "../check_run.h"
-#include "packet.h"
+#include "shm/packet.h"
 #include "session.h"
 
 #define NR_EVENTS 40	/* more than the 31 compact ids */

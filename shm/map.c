@@ -18,8 +18,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "parse.h"
-#include "shm-map.h"
+#include "common/parse.h"
+#include "shm/map.h"
 
 struct region {
 	uint64_t start;
@@ -263,4 +263,28 @@ const uint8_t *shm_slot(const struct shm_map *m, unsigned int chan,
 
 	return m->base + ci->data_offset +
 	       ((uint64_t)cpu * ci->subbuf_count + slot) * ci->subbuf_size;
+}
+
+/* The control area of a mapped process (shm/map.h). */
+struct ust_ctl_area *shm_ctl_area(const struct shm_map *m, char *err,
+				  size_t errlen)
+{
+	const struct ust_shm_header *h = shm_header(m);
+	/* Read once: the process may rewrite its header at any time. */
+	uint64_t off = __atomic_load_n(&h->ctl_offset, __ATOMIC_RELAXED);
+	uint64_t size = __atomic_load_n(&h->ctl_size, __ATOMIC_RELAXED);
+
+	if (!off) {
+		fail_msg(err, errlen, "process %d: its libust has no runtime "
+			 "control (too old)", (int)m->pid);
+		return NULL;
+	}
+	if (off % 8 || size < sizeof(struct ust_ctl_area) ||
+	    off > m->size || sizeof(struct ust_ctl_area) > m->size - off) {
+		fail_msg(err, errlen, "process %d: bad runtime control area "
+			 "(offset %llu, size %llu)", (int)m->pid,
+			 (unsigned long long)off, (unsigned long long)size);
+		return NULL;
+	}
+	return (struct ust_ctl_area *)(m->base + off);
 }

@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "packet.h"
+#include "shm/packet.h"
 
 #define HDR_SIZE	sizeof(struct ust_packet_header)
 #define HDR_OFF(f)	offsetof(struct ust_packet_header, f)

@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "clock.h"
+#include "common/clock.h"
 
 /* The CTF 1.8 signature, the integer typealiases and the trace block. */
 void ust_tsdl_prelude(FILE *f, const char *trace_uuid);

@@ -17,8 +17,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "packet.h"
-#include "shm-abi.h"
+#include "shm/packet.h"
+#include "abi/shm.h"
 
 /* A validated private copy of one channel of the channel table. */
 struct chan_info {
@@ -73,5 +73,12 @@ int shm_map_attach(struct shm_map *m, pid_t pid, char *err, size_t errlen);
 /* The same, keeping the memfd open in *fd (for the control lock). */
 int shm_map_attach_fd(struct shm_map *m, pid_t pid, int *fd, char *err,
 		      size_t errlen);
+
+/*
+ * The control area of a mapped process, after checking that the header
+ * places it inside the mapping; NULL with a one-line reason in `err`.
+ */
+struct ust_ctl_area *shm_ctl_area(const struct shm_map *m, char *err,
+				  size_t errlen);
 
 #endif /* UST_SHM_MAP_H */

@@ -14,7 +14,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "shm-abi.h"
+#include "abi/shm.h"
 
 /* One stream class: its event context and its event classes by id. */
 struct ust_layout_table {

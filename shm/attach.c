@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "shm-map.h"
+#include "shm/map.h"
 
 #define MEMFD_LINK_PREFIX	"/memfd:ust-trace"
 

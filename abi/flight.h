@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "shm-abi.h"
+#include "abi/shm.h"
 
 /*
  * Claim the request block: IDLE -> CLAIMED.  Acquire on success: pairs

@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "packet.h"
+#include "shm/packet.h"
 
 #define LAYOUT_MAX_DEPTH	16
 #define LAYOUT_MAX_TAGS		16

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "ctf-tsdl.h"
+#include "ctf/tsdl.h"
 
 static const char tsdl_prelude[] =
 	"/* CTF 1.8 */\n"
