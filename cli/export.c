@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "pass.h"
+#include "analysis/pass.h"
 
 extern const struct analysis export_csv, export_chrome, export_folded;
 
@@ -131,10 +131,14 @@ static int export_write(struct export_args *a, FILE *out)
 	p.list[p.nr++] = a->format;
 	while (a->dirs[n])
 		n++;
-	if (pass_open(&p, a->dirs, n))
+	if (pass_open(&p, a->dirs, n)) {
+		ust_error("%s", p.error);
 		return -1;
+	}
 	ret = pass_run(&p);
-	if (!ret)
+	if (ret)
+		ust_error("%s", p.error);
+	else
 		pass_print(&p);
 	pass_close(&p);
 	return ret;

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "pass.h"
+#include "analysis/pass.h"
 
 /* The sections, in the order they print. */
 static const struct analysis *const sections[] = {
@@ -185,11 +185,14 @@ static int report_run(int argc, const char **argv)
 	while (dirs[n])
 		n++;
 	if (pass_open(&p, dirs, n)) {
+		ust_error("%s", p.error);
 		poptFreeContext(ctx);
 		return UST_EXIT_FAILURE;
 	}
 	ret = pass_run(&p);
-	if (!ret) {
+	if (ret) {
+		ust_error("%s", p.error);
+	} else {
 		print_summary(&p.c, stdout);
 		pass_print(&p);
 		if (fflush(stdout)) {

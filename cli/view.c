@@ -15,7 +15,7 @@
 #include <time.h>
 
 #include "cli.h"
-#include "reader.h"
+#include "reader/reader.h"
 #include "view.h"
 
 

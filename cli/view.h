@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "reader.h"
+#include "reader/reader.h"
 
 #define VIEW_MAX_GLOBS	64
 

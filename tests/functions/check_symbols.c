@@ -15,7 +15,7 @@
 
 #include "callee.h"
 #include "check_run.h"
-#include "symbols.h"
+#include "analysis/symbols.h"
 
 /* What the statedump records for one loaded object. */
 struct loaded {

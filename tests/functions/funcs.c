@@ -18,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "calltrack.h"
-#include "reader.h"
+#include "analysis/calltrack.h"
+#include "reader/reader.h"
 
 struct counts {
 	uint64_t *entries, *exits;	/* per function index */

@@ -15,14 +15,14 @@
  * closes the frames still open, at their thread's last event (at_end).
  * Functions are interned by name: one index per distinct name.
  */
-#ifndef UST_CLI_CALLTRACK_H
-#define UST_CLI_CALLTRACK_H
+#ifndef UST_ANALYSIS_CALLTRACK_H
+#define UST_ANALYSIS_CALLTRACK_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "reader.h"
+#include "reader/reader.h"
 #include "u64map.h"
 
 /* What calltrack_classify() returns (0: a class of no interest). */
@@ -103,4 +103,4 @@ void *calltrack_per_func(void *arr, size_t *cap, size_t size, uint32_t f);
 /* FNV-1a of a string. */
 uint64_t calltrack_hash(const char *s);
 
-#endif /* UST_CLI_CALLTRACK_H */
+#endif /* UST_ANALYSIS_CALLTRACK_H */

@@ -22,7 +22,7 @@
 #include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 
-#include "payload.h"
+#include "reader/payload.h"
 #include "symbols.h"
 
 #define DEBUG_BUILD_ID_DIR	"/usr/lib/debug/.build-id"

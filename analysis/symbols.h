@@ -15,14 +15,14 @@
  * id (/usr/lib/debug/.build-id/xx/yyyy.debug); libdwfl also follows
  * .gnu_debuglink.
  */
-#ifndef UST_READER_SYMBOLS_H
-#define UST_READER_SYMBOLS_H
+#ifndef UST_ANALYSIS_SYMBOLS_H
+#define UST_ANALYSIS_SYMBOLS_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "reader.h"
+#include "reader/reader.h"
 
 #define SYM_BUILD_ID_MAX	64
 
@@ -66,4 +66,4 @@ int sym_resolve(struct sym_table *t, uint64_t addr, struct sym_info *out);
  */
 void sym_format(struct sym_table *t, uint64_t addr, char *buf, size_t len);
 
-#endif /* UST_READER_SYMBOLS_H */
+#endif /* UST_ANALYSIS_SYMBOLS_H */

@@ -10,14 +10,14 @@
  * (> 0) for the classes it wants, 0 for the others; event() then gets
  * that tag, so it never compares names per event.
  */
-#ifndef UST_CLI_ANALYSIS_H
-#define UST_CLI_ANALYSIS_H
+#ifndef UST_ANALYSIS_ANALYSIS_H
+#define UST_ANALYSIS_ANALYSIS_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
-#include "reader.h"
+#include "reader/reader.h"
 
 struct tasks;
 
@@ -91,4 +91,4 @@ int report_every_class(void *a, const struct rd_trace *t,
 /* malloc() that aborts on memory exhaustion, zeroed. */
 void *report_zalloc(size_t size);
 
-#endif /* UST_CLI_ANALYSIS_H */
+#endif /* UST_ANALYSIS_ANALYSIS_H */

@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "calltrack.h"
-#include "payload.h"
+#include "reader/payload.h"
 #include "symbols.h"
 
 struct proc {

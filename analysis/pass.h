@@ -4,8 +4,8 @@
  *
  * SPDX-License-Identifier: GPL-2.0-only
  */
-#ifndef UST_CLI_PASS_H
-#define UST_CLI_PASS_H
+#ifndef UST_ANALYSIS_PASS_H
+#define UST_ANALYSIS_PASS_H
 
 #include "analysis.h"
 #include "u64map.h"
@@ -20,18 +20,19 @@ struct pass {
 	struct u64map classes;		/* event class -> what each asked */
 	const struct rd_event_class *last_ec;
 	void *last_slot;
+	char error[512];		/* why pass_open() or pass_run() failed */
 };
 
 /*
  * Open the traces under dirs[0..n) into p->c.reader and create the
  * analyses of p->list (p->c must be set up).  The tasks table is always
- * added first.  Returns 0, or -1 with the error printed.
+ * added first.  Returns 0, or -1 with the reason in p->error.
  */
 int pass_open(struct pass *p, const char *const *dirs, size_t n);
-/* Feed every message; 0, or -1 with the error printed. */
+/* Feed every message; 0, or -1 with the reason in p->error. */
 int pass_run(struct pass *p);
 /* Call print() of every analysis, in order, on p->c.out. */
 void pass_print(struct pass *p);
 void pass_close(struct pass *p);
 
-#endif /* UST_CLI_PASS_H */
+#endif /* UST_ANALYSIS_PASS_H */

@@ -5,8 +5,8 @@
  *
  * SPDX-License-Identifier: GPL-2.0-only
  */
-#ifndef UST_CLI_U64MAP_H
-#define UST_CLI_U64MAP_H
+#ifndef UST_ANALYSIS_U64MAP_H
+#define UST_ANALYSIS_U64MAP_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -27,4 +27,4 @@ void u64map_free(struct u64map *m);
 /* u64map_free(), after free() of every value. */
 void u64map_free_all(struct u64map *m);
 
-#endif /* UST_CLI_U64MAP_H */
+#endif /* UST_ANALYSIS_U64MAP_H */

@@ -4,8 +4,8 @@
  *
  * SPDX-License-Identifier: GPL-2.0-only
  */
-#ifndef UST_CLI_TASKS_H
-#define UST_CLI_TASKS_H
+#ifndef UST_ANALYSIS_TASKS_H
+#define UST_ANALYSIS_TASKS_H
 
 #include <stdint.h>
 
@@ -27,4 +27,4 @@ void tasks_set_comm(struct task *k, const char *comm);
 
 extern const struct analysis analysis_tasks;
 
-#endif /* UST_CLI_TASKS_H */
+#endif /* UST_ANALYSIS_TASKS_H */

@@ -6,10 +6,10 @@
  *
  * SPDX-License-Identifier: GPL-2.0-only
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
 #include "pass.h"
 #include "tasks.h"
 
@@ -21,7 +21,6 @@ struct class_slot {
 
 int pass_open(struct pass *p, const char *const *dirs, size_t n)
 {
-	char err[512];
 	size_t i;
 
 	if (p->nr + 1 > PASS_MAX)
@@ -29,10 +28,8 @@ int pass_open(struct pass *p, const char *const *dirs, size_t n)
 	memmove(&p->list[1], &p->list[0], p->nr * sizeof(p->list[0]));
 	p->list[0] = &analysis_tasks;	/* first: the others read it */
 	p->nr++;
-	if (rd_reader_open(&p->c.reader, dirs, n, err, sizeof(err))) {
-		ust_error("%s", err);
+	if (rd_reader_open(&p->c.reader, dirs, n, p->error, sizeof(p->error)))
 		return -1;
-	}
 	for (i = 0; i < p->nr; i++)
 		p->state[i] = p->list[i]->create(&p->c);
 	return 0;
@@ -104,7 +101,7 @@ int pass_run(struct pass *p)
 	}
 	if (ret == 0)
 		return 0;
-	ust_error("%s", rd_reader_error(p->c.reader));
+	snprintf(p->error, sizeof(p->error), "%s", rd_reader_error(p->c.reader));
 	return -1;
 }
 

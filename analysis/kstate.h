@@ -6,8 +6,8 @@
  *
  * SPDX-License-Identifier: GPL-2.0-only
  */
-#ifndef UST_CLI_KSTATE_H
-#define UST_CLI_KSTATE_H
+#ifndef UST_ANALYSIS_KSTATE_H
+#define UST_ANALYSIS_KSTATE_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -67,4 +67,4 @@ int syscall_exited(struct syscall_pairs *p, int64_t tid, int call, int64_t *begi
 size_t syscalls_in_progress(const struct syscall_pairs *p);
 void syscall_pairs_free(struct syscall_pairs *p);
 
-#endif /* UST_CLI_KSTATE_H */
+#endif /* UST_ANALYSIS_KSTATE_H */
