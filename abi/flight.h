@@ -1,23 +1,60 @@
 /*
- * flight-request.h - the requester's side of a flight-recorder snapshot
- * request (the protocol is in shm-abi.h, struct ust_flight), shared by
- * ust_trigger() (libust/flight.c) and `ust snapshot` (cli/snapshot.c).
+ * abi/flight.h - flight-recorder snapshot requests: the block in the
+ * shared-memory header (abi/shm.h) and the requester's side of the
+ * protocol, shared by ust_trigger() (libust/flight.c) and `ust snapshot`
+ * (cli/snapshot.c).  The consumer serves them (consumer/snapshot.c).
  *
  * SPDX-License-Identifier: LGPL-2.1-only
+ *
+ * One request at a time (invariants I10 and I11 of abi/shm.h):
+ *
+ *   requester                          consumer
+ *   CAS state IDLE -> CLAIMED (acq)
+ *   fill cut_ts, reason, out_dir
+ *   frozen = 1
+ *   state = PENDING (release)  ----->  load state == PENDING (acquire)
+ *                                      copy the flight channels
+ *                                      result, path
+ *   load done (acquire)        <-----  frozen = 0 (release: I11's partner)
+ *   read result, path                  done + 1 (release)
+ *                                      state = IDLE (release: next claim)
+ *
+ * While `frozen`, writers of a flight channel refuse to switch
+ * sub-buffers (the record is counted lost, I7) instead of overwriting what
+ * the consumer is copying; they load `frozen` only on the switch path,
+ * with acquire, pairing with the consumer's store-release of 0.
  */
-#ifndef UST_FLIGHT_REQUEST_H
-#define UST_FLIGHT_REQUEST_H
+#ifndef UST_ABI_FLIGHT_H
+#define UST_ABI_FLIGHT_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
-#include "abi/shm.h"
+enum ust_flight_state {
+	UST_FLIGHT_IDLE = 0,
+	UST_FLIGHT_CLAIMED = 1,	/* a requester is filling the request */
+	UST_FLIGHT_PENDING = 2,	/* for the consumer */
+};
+
+#define UST_FLIGHT_REASON_MAX	32u
+#define UST_FLIGHT_PATH_MAX	512u
+
+struct ust_flight {
+	uint32_t state;		/* enum ust_flight_state */
+	uint32_t frozen;	/* flight channels: no sub-buffer switch */
+	uint32_t done;		/* requests completed, free-running */
+	int32_t result;		/* of the last request: 0 or -errno */
+	uint64_t cut_ts;	/* records after this timestamp are left out */
+	char reason[UST_FLIGHT_REASON_MAX];	/* NUL-terminated */
+	char out_dir[UST_FLIGHT_PATH_MAX];	/* absolute, or "" for the default */
+	char path[UST_FLIGHT_PATH_MAX];		/* result: the snapshot directory */
+};
 
 /*
- * Claim the request block: IDLE -> CLAIMED.  Acquire on success: pairs
- * with the consumer's store-release of IDLE, so the previous request is
- * done with before we overwrite its fields.
+ * Claim the request block: IDLE -> CLAIMED.  I10, acquire on success:
+ * pairs with the consumer's store-release of IDLE, so the previous
+ * request is done with before we overwrite its fields.
  */
 static inline bool ust_flight_claim(struct ust_flight *f)
 {
@@ -49,11 +86,11 @@ static inline uint32_t ust_flight_publish(struct ust_flight *f, uint64_t cut_ts,
 	f->cut_ts = cut_ts;
 	ust_flight_field_set(f->reason, sizeof(f->reason), reason);
 	ust_flight_field_set(f->out_dir, sizeof(f->out_dir), out_dir);
-	/* Ordered before PENDING by the release below, as the fields. */
+	/* I11: ordered before PENDING by the release below, as the fields. */
 	__atomic_store_n(&f->frozen, 1, __ATOMIC_RELAXED);
-	/* Release: the request's fields before the consumer may read them. */
+	/* I10, release: the request's fields before the consumer reads them. */
 	__atomic_store_n(&f->state, UST_FLIGHT_PENDING, __ATOMIC_RELEASE);
 	return done;
 }
 
-#endif /* UST_FLIGHT_REQUEST_H */
+#endif /* UST_ABI_FLIGHT_H */

@@ -1,57 +1,132 @@
 /*
- * shm-abi.h - layout of the shared memory between libust and ust-consumerd.
+ * abi/shm.h - the shared memory between libust and ust-consumerd, and the
+ * rules both sides keep.
  *
  * SPDX-License-Identifier: LGPL-2.1-only
  *
- * libust creates one memfd per traced process and maps it MAP_SHARED; the
- * consumer gets the same fd and maps it too.  Everything inside is located
- * by offsets from the start of the mapping, never by pointers.  The
- * consumer treats every byte of it as untrusted: it checks each offset and
- * size against the mapping before use (see common/shm-map.c).
+ * libust creates one memfd per traced process and maps it MAP_SHARED; its
+ * consumer gets the same fd and maps it too, and the `ust ctl`, `ust list`
+ * and `ust snapshot` commands find it through /proc/PID/fd.  The packets
+ * in it are CTF packets as they go to disk (ctf/format.h).
  *
  *   +---------------------------+ 0
  *   | struct ust_shm_header     |   one page
  *   +---------------------------+ header.channels_offset
  *   | struct ust_shm_channel[]  |   nr_channels entries
  *   +---------------------------+ channel.bufs_offset (per channel)
- *   | struct ust_shm_buf[]      |   nr_cpus control blocks, 128-byte aligned
+ *   | struct ust_shm_buf[]      |   nr_cpus control blocks, 64-byte aligned
  *   +---------------------------+ header.meta_offset
- *   | metadata log              |   appended event classes (see below)
+ *   | metadata log              |   struct ust_meta_event records
  *   +---------------------------+ header.ctl_offset (page aligned)
- *   | struct ust_ctl_area       |   runtime control (see below)
+ *   | struct ust_ctl_area       |   runtime control (abi/control.h)
  *   +---------------------------+ channel.data_offset (page aligned)
  *   | cpu 0: subbuf_count * subbuf_size bytes
  *   | cpu 1: ...
  *   +---------------------------+ header.total_size
  *
- * Ring buffer protocol (libust/ringbuf.c has the full account):
- * - `commit.offset` is a free-running byte position in the buffer.  Every
- *   byte below it is a complete record or packet header: a writer copies
- *   its whole record inside an rseq critical section whose last
- *   instruction stores the new {offset, last_ts} pair, so nothing is ever
- *   reserved without being complete.
- * - Sub-buffer `n` (free-running) occupies positions
- *   [n * subbuf_size, (n + 1) * subbuf_size) and lives at data offset
- *   (n % subbuf_count) * subbuf_size.  It is one CTF packet, starting with
- *   struct ust_packet_header.  The writer that moves `commit.offset` into
- *   sub-buffer n + 1 fills the closing fields of packet n in the same
- *   critical section, so once `commit.offset` has left a sub-buffer that
- *   packet is complete.
- * - `consumed` is the position of the next sub-buffer the consumer will
- *   read; only the consumer writes it.  In discard mode a writer never
- *   enters a sub-buffer that is not consumed yet; in overwrite mode it does,
- *   and the consumer detects the lap by re-reading `commit.offset` after it
- *   copied a packet.
+ * Positions in a buffer are free-running 64-bit byte counts: position p
+ * lives at data offset p % (subbuf_size * subbuf_count) and belongs to
+ * sub-buffer (packet) number p / subbuf_size, its packet_seq_num.
+ *
+ * THE INVARIANTS.  Every atomic access in libust, the consumer and the
+ * commands names the invariant it keeps and its partner, as "I3".
+ *
+ * I1  Untrusted bytes.  Everything is located by offsets from the start
+ *     of the mapping, never by pointers.  A reader (consumer, commands)
+ *     takes a validated private copy of the header and channel table once
+ *     (shm/map.c) and checks every dynamic word (commit, consumed, lost
+ *     counts, meta_used, control-area counts) where it uses it; a packet
+ *     is checked before it is trusted (shm/packet.c).  Nothing in the
+ *     mapping can make a reader crash, loop or read outside it.
+ *
+ * I2  Committed means complete.  Every byte below a buffer's
+ *     `commit.offset` is part of a complete record or packet header.  A
+ *     writer copies its whole record inside one restartable sequence
+ *     whose last instruction is a single 16-byte store of the new
+ *     {offset, last_ts} pair (libust/rseq-commit.h); nothing is ever
+ *     reserved and left incomplete, whenever the writer is killed.
+ *     Partner: the reader's acquire load of `commit.offset`, after which
+ *     it may copy every byte below it.
+ *
+ * I3  One writer at a time per buffer.  Buffer c of a channel is written
+ *     only by threads running on CPU c, inside restartable sequences that
+ *     the kernel aborts on preemption, migration or signal: there is no
+ *     lock and no atomic read-modify-write on the hot path.  Only the
+ *     loss counters (I7) are shared between CPUs.
+ *
+ * I4  Time order.  Within a buffer, committed records have
+ *     non-decreasing timestamps, and `commit.last_ts` is the timestamp of
+ *     the last record (or of the packet start), committed in the same
+ *     store as the offset; the writer encodes each event header against
+ *     it as a CTF reader decodes it (ctf/format.h).
+ *
+ * I5  Closed packets.  The writer that moves `commit.offset` out of
+ *     sub-buffer n fills packet n's closing fields (end time, content
+ *     size, events_discarded) and writes packet n + 1's header, sequence
+ *     number first, in the same restartable sequence.  So once
+ *     `commit.offset` has left a sub-buffer (I2), that packet is complete.
+ *
+ * I6  Consumed slots.  Only the consumer writes `consumed`: the position
+ *     of the next sub-buffer it will read, published with a store-release
+ *     after its copy of the sub-buffers below it is complete.  Partner: a
+ *     discard-mode (and blocking) writer's acquire load of `consumed`
+ *     before it enters a sub-buffer; it never enters one not yet
+ *     consumed.
+ *
+ * I7  Losses are counted.  A record a writer refuses (no free sub-buffer,
+ *     too big, no rseq, frozen flight channel) is counted once, with an
+ *     atomic increment, in `lost_full` or `lost_big` of the buffer it was
+ *     meant for; every packet close (I5) stores their running sum in
+ *     events_discarded, and the consumer's final flush does too.  Over a
+ *     stream: records attempted = records committed + records counted.
+ *
+ * I8  Overwrite laps are detected.  In overwrite and flight modes a
+ *     writer may re-enter a slot the consumer is copying.  The consumer
+ *     re-reads `commit.offset` after its copy (acquire fence first) and
+ *     drops a copy whose slot a writer entered; the switch's first store,
+ *     the new packet_seq_num, makes a half-written header differ from the
+ *     old one (I5).
+ *
+ * I9  The metadata log only grows.  libust appends ust_meta_event
+ *     records under its registry lock and then publishes `meta_used`
+ *     with a store-release.  Partner: the consumer's acquire load of
+ *     `meta_used`; it reads only below it, and an event id appears in a
+ *     record only after its class is in the log.
+ *
+ * I10 Snapshot requests (abi/flight.h): IDLE -> CLAIMED by an acquiring
+ *     compare-and-exchange, request fields, `frozen`, then PENDING with a
+ *     store-release; the consumer's acquire load of PENDING, its copy,
+ *     then releases of frozen = 0, done + 1 and IDLE, in that order.
+ *
+ * I11 Frozen flight channels.  While `flight.frozen` is set, writers of a
+ *     flight channel refuse to switch sub-buffers (I7) instead of
+ *     overwriting what the consumer copies; they load `frozen` with
+ *     acquire on the switch path only.  Partner: the consumer's
+ *     store-release of frozen = 0 after its copy.
+ *
+ * I12 The control area (abi/control.h) changes only under flock(LOCK_EX)
+ *     on the memfd, held by libust (inside its registry mutex) or by
+ *     `ust ctl`; flock orders those accesses on both sides.  The one
+ *     lock-free reader is a fork child copying its parent's rules:
+ *     `nr_rules` is published with a store-release after the rule's bytes
+ *     and loaded with acquire.
+ *
+ * Process-local rules of libust that complete these (libust/session.h):
+ * the session pointer is published with a store-release after the whole
+ * mapping is initialised, and writers load it with acquire; an event's
+ * `enabled` word is read with a relaxed load (include/ust/tracepoint.h).
  */
-#ifndef UST_SHM_ABI_H
-#define UST_SHM_ABI_H
+#ifndef UST_ABI_SHM_H
+#define UST_ABI_SHM_H
 
 #include <stddef.h>
 #include <stdint.h>
 
+#include "abi/flight.h"
+
 #define UST_SHM_MAGIC		0x31545355u	/* "UST1" little endian */
 #define UST_SHM_VERSION		2u	/* 2: channel event_context */
-#define UST_CTF_MAGIC		0xC1FC1FC1u
+#define UST_SHM_MEMFD_NAME	"ust-trace"	/* found in /proc/PID/fd */
 
 #define UST_SHM_PAGE		4096u
 #define UST_MAX_CHANNELS	8u
@@ -75,7 +150,7 @@ enum ust_mode {
  * payload (the CTF stream event context).  Zero is the default.
  */
 enum ust_event_context {
-	UST_CONTEXT_TID = 0,	/* int32 vtid (DESIGN.md's default) */
+	UST_CONTEXT_TID = 0,	/* int32 vtid, the default */
 	UST_CONTEXT_NONE = 1,	/* nothing: header then payload */
 };
 
@@ -90,10 +165,9 @@ enum ust_clock_kind {
  */
 struct ust_shm_buf {
 	/*
-	 * Written only by writers running on this CPU, with one 16-byte
-	 * store that ends the rseq critical section (libust/rseq-commit.h).
-	 * The consumer reads `offset` with acquire semantics; its partner is
-	 * that store, which comes after the record bytes in program order.
+	 * I2, I3, I4: written only by writers on this CPU, with the one
+	 * 16-byte store that ends a restartable sequence; the consumer
+	 * loads `offset` with acquire.
 	 */
 	struct {
 		uint64_t offset;	/* free-running committed position */
@@ -101,16 +175,12 @@ struct ust_shm_buf {
 	} commit __attribute__((aligned(16)));
 	uint8_t pad0[64 - 16];
 
-	/* Records refused; any writer adds with an atomic increment. */
-	uint64_t lost_full;	/* discard mode, no free sub-buffer */
+	/* I7: records refused; any writer adds with an atomic increment. */
+	uint64_t lost_full;	/* no free sub-buffer, or frozen (flight) */
 	uint64_t lost_big;	/* record larger than a sub-buffer */
 	uint8_t pad1[64 - 16];
 
-	/*
-	 * Written only by the consumer, store-release after it finished
-	 * reading a sub-buffer; writers in discard mode load it before they
-	 * enter the sub-buffer it frees.
-	 */
+	/* I6: written only by the consumer, with a store-release. */
 	uint64_t consumed;
 	uint8_t pad2[64 - 8];
 } __attribute__((aligned(64)));
@@ -127,43 +197,6 @@ struct ust_shm_channel {
 	uint32_t reserved;	/* zero */
 };
 
-/*
- * Flight recorder: one snapshot request at a time, in the header.
- *
- * A requester (ust_trigger() in the process, `ust snapshot PID` from
- * outside) claims `state` IDLE -> CLAIMED with a compare-and-exchange,
- * fills the request fields, sets `frozen` and publishes state = PENDING
- * with a store-release.  The consumer loads `state` with acquire (its
- * partner), writes the snapshot, stores `result` and `path`, then
- * store-releases `frozen` = 0, `done` + 1 and state = IDLE, in that
- * order; a waiter loads `done` with acquire and then reads the result.
- *
- * While `frozen`, writers of a flight channel refuse to switch
- * sub-buffers (the record is counted in lost_full) instead of overwriting
- * what the consumer is copying; they load `frozen` only on the
- * sub-buffer switch path, with acquire, pairing with the consumer's
- * store-release of 0 after its copy.
- */
-enum ust_flight_state {
-	UST_FLIGHT_IDLE = 0,
-	UST_FLIGHT_CLAIMED = 1,	/* a requester is filling the request */
-	UST_FLIGHT_PENDING = 2,	/* for the consumer */
-};
-
-#define UST_FLIGHT_REASON_MAX	32u
-#define UST_FLIGHT_PATH_MAX	512u
-
-struct ust_flight {
-	uint32_t state;		/* enum ust_flight_state */
-	uint32_t frozen;	/* flight channels: no sub-buffer switch */
-	uint32_t done;		/* requests completed, free-running */
-	int32_t result;		/* of the last request: 0 or -errno */
-	uint64_t cut_ts;	/* records after this timestamp are left out */
-	char reason[UST_FLIGHT_REASON_MAX];	/* NUL-terminated */
-	char out_dir[UST_FLIGHT_PATH_MAX];	/* absolute, or "" for the default */
-	char path[UST_FLIGHT_PATH_MAX];		/* result: the snapshot directory */
-};
-
 struct ust_shm_header {
 	uint32_t magic;		/* UST_SHM_MAGIC */
 	uint32_t version;	/* UST_SHM_VERSION */
@@ -177,74 +210,21 @@ struct ust_shm_header {
 	char procname[16];	/* NUL-terminated */
 	uint8_t trace_uuid[16];	/* also in every packet header */
 
-	/*
-	 * Metadata log: a sequence of struct ust_meta_event records, each
-	 * padded to 8 bytes.  libust appends under its registry lock, then
-	 * publishes the new `meta_used` with a store-release; the consumer
-	 * loads `meta_used` with acquire and reads only below it.
-	 */
+	/* I9: the metadata log, struct ust_meta_event records, 8-aligned. */
 	uint64_t meta_offset;
 	uint64_t meta_size;
-	uint64_t meta_used;
+	uint64_t meta_used;	/* store-release by libust, acquire by readers */
 	uint64_t meta_dropped;	/* event classes that did not fit */
 
-	/* Flight recorder: snapshot requests (doc/flight-recorder.md). */
+	/* I10, I11: flight-recorder snapshot requests (abi/flight.h). */
 	struct ust_flight flight;
 
 	/*
-	 * Runtime control (`ust ctl`, `ust list PID`): where the struct
-	 * ust_ctl_area lies, below.  0 from a libust without it.
+	 * I12: where the struct ust_ctl_area lies (abi/control.h); 0 from a
+	 * libust without runtime control.
 	 */
 	uint64_t ctl_offset;
 	uint64_t ctl_size;
-};
-
-/*
- * Runtime control (doc/control.md).  libust lists its registered events
- * here, each with the address of its `enabled` word in the process;
- * `ust ctl` records the wanted state here and writes the `enabled` words
- * itself with process_vm_writev(), so the program runs no thread and
- * takes no signal or system call for it.
- *
- * Who writes what: both sides write only while they hold flock(LOCK_EX)
- * on the memfd (common/shm-ctl.h); libust takes it, inside its registry
- * mutex, to register or unregister providers, `ust ctl` to apply a
- * command.  The lock orders every access to this area and to the
- * `enabled` words between the two (flock is a full barrier on both
- * sides); `ust list` reads under LOCK_SH.  Entry i describes event id i.
- */
-#define UST_CTL_MAX_EVENTS	1024u
-#define UST_CTL_MAX_RULES	64u
-#define UST_CTL_NAME_MAX	112u	/* "facility:event" and its NUL */
-#define UST_CTL_PATTERN_MAX	124u	/* a pattern and its NUL */
-
-enum ust_ctl_event_flag {
-	UST_CTL_EV_LIVE = 1,		/* registered: its enabled word exists */
-	UST_CTL_EV_WANTED = 2,		/* to record whenever not stopped */
-	UST_CTL_EV_DESCRIBED = 4,	/* in the metadata log: may be enabled */
-};
-
-/* Written by libust only. */
-struct ust_ctl_event {
-	uint64_t enabled_addr;	/* &desc->enabled in the process; 0 once gone */
-	uint32_t id;		/* the event id, also the entry's index */
-	uint32_t flags;		/* enum ust_ctl_event_flag; WANTED also by ust ctl */
-	char name[UST_CTL_NAME_MAX];	/* "facility:event", NUL-terminated */
-};
-
-/* One `ust ctl enable|disable PATTERN`, appended by ust ctl only. */
-struct ust_ctl_rule {
-	uint32_t enable;	/* 1: enable, 0: disable */
-	char pattern[UST_CTL_PATTERN_MAX];	/* NUL-terminated glob */
-};
-
-struct ust_ctl_area {
-	uint32_t nr_events;	/* entries in use (libust) */
-	uint32_t nr_rules;	/* rules in use (ust ctl) */
-	uint32_t stopped;	/* `ust ctl stop` (ust ctl) */
-	uint32_t reserved;
-	struct ust_ctl_rule rules[UST_CTL_MAX_RULES];
-	struct ust_ctl_event events[UST_CTL_MAX_EVENTS];
 };
 
 /*
@@ -268,103 +248,4 @@ struct ust_meta_event {
 	uint32_t desc_len;
 };
 
-/*
- * Start of every packet (sub-buffer), packed, little endian.  The metadata
- * written by the consumer declares exactly these fields, in this order,
- * with 8-bit alignment (consumer/metadata.c).
- */
-struct ust_packet_header {
-	/* trace.packet.header */
-	uint32_t magic;			/* UST_CTF_MAGIC */
-	uint8_t uuid[16];
-	uint32_t stream_id;
-	uint64_t stream_instance_id;	/* the CPU */
-	/* stream.packet.context */
-	uint64_t timestamp_begin;
-	uint64_t packet_seq_num;	/* free-running sub-buffer number */
-	uint32_t cpu_id;
-	/* closing fields, filled when the packet is closed */
-	uint64_t timestamp_end;
-	uint64_t content_size;		/* bits, headers included */
-	uint64_t packet_size;		/* bits; the consumer rounds content */
-	uint64_t events_discarded;	/* cumulative lost records of the buffer */
-} __attribute__((packed));
-
-/* The closing fields, as one block (copied in by the closing writer). */
-struct ust_packet_close {
-	uint64_t timestamp_end;
-	uint64_t content_size;
-	uint64_t packet_size;
-	uint64_t events_discarded;
-} __attribute__((packed));
-
-#define UST_PACKET_CLOSE_OFFSET	__builtin_offsetof(struct ust_packet_header, timestamp_end)
-
-/*
- * Event record: header, stream event context, payload, all byte aligned.
- *
- * Compact header (4 bytes, little endian word):
- *	bits 0..4	event id (0..30)
- *	bits 5..31	low 27 bits of the timestamp
- * Extended header (13 bytes), used when id > 30 or when the timestamp is
- * not within 2^27 ticks after the previous record's (the reader assumes
- * at most one wrap of the 27 bits):
- *	byte 0		31 (3 high bits zero)
- *	bytes 1..4	uint32 id
- *	bytes 5..12	uint64 timestamp
- * Stream event context (the channel's event_context): int32 vtid with
- * UST_CONTEXT_TID, nothing with UST_CONTEXT_NONE.
- */
-#define UST_EV_COMPACT_ID_MAX	30u
-#define UST_EV_EXTENDED		31u
-#define UST_EV_TS_BITS		27u
-#define UST_EV_COMPACT_SIZE	4u
-#define UST_EV_EXTENDED_SIZE	13u
-#define UST_EV_CONTEXT_SIZE	4u
-#define UST_EV_HEADER_MAX	(UST_EV_EXTENDED_SIZE + UST_EV_CONTEXT_SIZE)
-
-/* Bytes of stream event context in each record of a channel. */
-static inline size_t ust_ev_context_size(uint32_t event_context)
-{
-	return event_context == UST_CONTEXT_NONE ? 0 : UST_EV_CONTEXT_SIZE;
-}
-
-/*
- * Encode the event header and context of a record with event `id` and
- * timestamp `ts`, the previous record (or packet start) being at
- * `last_ts`, into `h` (UST_EV_HEADER_MAX bytes).  The vtid is always
- * stored after the header; `ctx_size` (ust_ev_context_size()) says
- * whether it counts, so the writer needs no branch.  Returns the size
- * used.
- */
-static inline size_t ust_ev_header_encode_ctx(uint8_t *h, uint32_t id,
-					      uint64_t ts, uint64_t last_ts,
-					      int32_t vtid, size_t ctx_size)
-{
-	size_t n;
-
-	if (id <= UST_EV_COMPACT_ID_MAX &&
-	    ts - last_ts < (1ull << UST_EV_TS_BITS)) {
-		uint32_t word = id | (uint32_t)(ts << 5);
-
-		__builtin_memcpy(h, &word, 4);
-		n = UST_EV_COMPACT_SIZE;
-	} else {
-		h[0] = UST_EV_EXTENDED;
-		__builtin_memcpy(h + 1, &id, 4);
-		__builtin_memcpy(h + 5, &ts, 8);
-		n = UST_EV_EXTENDED_SIZE;
-	}
-	__builtin_memcpy(h + n, &vtid, 4);
-	return n + ctx_size;
-}
-
-/* The same for a channel whose records carry the vtid. */
-static inline size_t ust_ev_header_encode(uint8_t *h, uint32_t id, uint64_t ts,
-					  uint64_t last_ts, int32_t vtid)
-{
-	return ust_ev_header_encode_ctx(h, id, ts, last_ts, vtid,
-					UST_EV_CONTEXT_SIZE);
-}
-
-#endif /* UST_SHM_ABI_H */
+#endif /* UST_ABI_SHM_H */

@@ -16,9 +16,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "abi/env.h"
 #include "cli.h"
 
-#define CYG_PROFILE_LIB_ENV	"UST_CYG_PROFILE_LIB"
 #define CYG_PROFILE_LIB		LIBDIR "/libust-cyg-profile.so"
 
 /* The events --functions turns on even when -e patterns are given. */
@@ -28,7 +28,7 @@ const char *const ust_functions_patterns[] = {
 
 int ust_functions_preload(void)
 {
-	const char *lib = getenv(CYG_PROFILE_LIB_ENV);
+	const char *lib = getenv(UST_ENV_CYG_PROFILE_LIB);
 	const char *old = getenv("LD_PRELOAD");
 	char *value;
 	int ret;
@@ -37,7 +37,7 @@ int ust_functions_preload(void)
 		lib = CYG_PROFILE_LIB;
 	if (access(lib, R_OK)) {
 		ust_error("--functions: cannot read '%s': %s (install ust, or set "
-			  CYG_PROFILE_LIB_ENV " to the library's path)",
+			  UST_ENV_CYG_PROFILE_LIB " to the library's path)",
 			  lib, strerror(errno));
 		return -1;
 	}

@@ -22,20 +22,20 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cli.h"
+#include "abi/env.h"
 #include "abi/kerneld.h"
+#include "cli.h"
 #include "kernel.h"
 
-#define KERNELD_READY_FD	3
 #define KERNELD_READY_TIMEOUT_MS 60000
 
 extern char **environ;
 
 static const char *kerneld_path(void)
 {
-	const char *env = getenv(UST_KERNELD_ENV);
+	const char *env = getenv(UST_ENV_KERNELD);
 
-	return env && *env ? env : PKGLIBEXECDIR "/ust-kerneld";
+	return env && *env ? env : PKGLIBEXECDIR "/" UST_KERNELD_NAME;
 }
 
 static int spawn_kerneld(const char *outdir, const char *list, int ready_fd,
@@ -46,19 +46,19 @@ static int spawn_kerneld(const char *outdir, const char *list, int ready_fd,
 	posix_spawnattr_t attr;
 	int n = 0, ret;
 
-	argv[n++] = "ust-kerneld";
-	argv[n++] = "--output";
+	argv[n++] = UST_KERNELD_NAME;
+	argv[n++] = "--" UST_KERNELD_OPT_OUTPUT;
 	argv[n++] = outdir;
-	argv[n++] = "--ready-fd";
-	argv[n++] = "3";
+	argv[n++] = "--" UST_KERNELD_OPT_READY_FD;
+	argv[n++] = UST_KERNELD_STR(UST_KERNELD_READY_FD);
 	if (list) {
-		argv[n++] = "--events";
+		argv[n++] = "--" UST_KERNELD_OPT_EVENTS;
 		argv[n++] = list;
 	}
 	argv[n] = NULL;
 	posix_spawn_file_actions_init(&fa);
 	posix_spawnattr_init(&attr);
-	ret = posix_spawn_file_actions_adddup2(&fa, ready_fd, KERNELD_READY_FD);
+	ret = posix_spawn_file_actions_adddup2(&fa, ready_fd, UST_KERNELD_READY_FD);
 	if (!ret)
 		ret = posix_spawnattr_setpgroup(&attr, 0);
 	if (!ret)

@@ -10,7 +10,6 @@
 #include <sys/types.h>
 
 /* Overrides where ust-kerneld is (tests run it from the build tree). */
-#define UST_KERNELD_ENV		"UST_KERNELD"
 
 enum ust_kernel_start {
 	UST_KERNEL_RUNNING,	/* tracing; stop it with ust_kernel_stop() */

@@ -8,7 +8,8 @@
 
 #include <stdbool.h>
 
-#include "common/fs.h"		/* UST_DEFAULT_OUTPUT, ust_mkdir_p() */
+#include "abi/env.h"		/* UST_DEFAULT_OUTPUT */
+#include "common/fs.h"		/* ust_mkdir_p() */
 
 /*
  * Make `dir` ready for traces before anything runs: create it like

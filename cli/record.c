@@ -21,11 +21,12 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "abi/env.h"
 #include "common/clock.h"
+#include "common/parse.h"
 #include "cli.h"
 #include "kernel.h"
 #include "outdir.h"
-#include "common/parse.h"
 #include "summary.h"
 #include "supervise.h"
 
@@ -397,7 +398,7 @@ static void record_opts_release(struct record_opts *o)
 /* -o, else $UST_OUTPUT when set and not empty, else the default. */
 static const char *output_dir(const struct record_opts *o)
 {
-	const char *env = getenv("UST_OUTPUT");
+	const char *env = getenv(UST_ENV_OUTPUT);
 
 	if (o->output)
 		return o->output;
@@ -450,7 +451,7 @@ static void set_session_clock(void)
 	ret = ust_clock_measure(ust_clock_detect_kind(), &clk);
 	if (!ret && ust_clock_format(&clk, buf, sizeof(buf)) < 0)
 		ret = -EINVAL;
-	if (!ret && setenv(UST_SESSION_CLOCK_ENV, buf, 1))
+	if (!ret && setenv(UST_ENV_SESSION_CLOCK, buf, 1))
 		ret = -errno;
 	if (ret)
 		ust_error("cannot measure the session clock: %s; each trace will measure its own",
@@ -461,10 +462,11 @@ static void set_session_clock(void)
 static const char *buffer_mode(const struct record_opts *o)
 {
 	if (o->flight)
-		return "flight";
+		return UST_MODE_NAME_FLIGHT;
 	if (o->overwrite)
-		return "overwrite";
-	return o->blocking || o->functions ? "block" : "discard";
+		return UST_MODE_NAME_OVERWRITE;
+	return o->blocking || o->functions ? UST_MODE_NAME_BLOCK :
+					     UST_MODE_NAME_DISCARD;
 }
 
 /*
@@ -476,17 +478,17 @@ static int set_environment(const struct record_opts *o, const char *outdir,
 {
 	if (o->functions && ust_functions_preload())
 		return -1;
-	if (setenv("UST_TRACE", o->trace ? o->trace : "*", 1) ||
-	    setenv("UST_OUTPUT", outdir, 1) ||
-	    setenv("UST_MODE", buffer_mode(o), 1) ||
-	    setenv(UST_SUMMARY_DIR_ENV, sumdir, 1) ||
+	if (setenv(UST_ENV_TRACE, o->trace ? o->trace : "*", 1) ||
+	    setenv(UST_ENV_OUTPUT, outdir, 1) ||
+	    setenv(UST_ENV_MODE, buffer_mode(o), 1) ||
+	    setenv(UST_ENV_SUMMARY_DIR, sumdir, 1) ||
 	    (o->subbuf_size &&
-	     setenv_u64("UST_SUBBUF_SIZE", o->subbuf_size)) ||
+	     setenv_u64(UST_ENV_SUBBUF_SIZE, o->subbuf_size)) ||
 	    (o->subbuf_count &&
-	     setenv_u64("UST_SUBBUF_COUNT", o->subbuf_count)) ||
+	     setenv_u64(UST_ENV_SUBBUF_COUNT, o->subbuf_count)) ||
 	    (o->read_timer_us &&
-	     setenv_u64("UST_READ_TIMER_US", o->read_timer_us)) ||
-	    (o->context && setenv("UST_CONTEXT", o->context, 1))) {
+	     setenv_u64(UST_ENV_READ_TIMER, o->read_timer_us)) ||
+	    (o->context && setenv(UST_ENV_CONTEXT, o->context, 1))) {
 		ust_error("cannot set the environment: %s", strerror(errno));
 		return -1;
 	}

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "abi/consumerd.h"
 #include "common/parse.h"
 #include "summary.h"
 
@@ -112,15 +113,15 @@ static int add_snapshot(struct ust_trace_summary *t, const char *path)
 /* The counter that `key` names, or NULL. */
 static uint64_t *counter_of(struct ust_trace_summary *t, const char *key)
 {
-	if (!strcmp(key, "events"))
+	if (!strcmp(key, UST_SUMMARY_KEY_EVENTS))
 		return &t->events;
-	if (!strcmp(key, "lost"))
+	if (!strcmp(key, UST_SUMMARY_KEY_LOST))
 		return &t->lost;
-	if (!strcmp(key, "packets"))
+	if (!strcmp(key, UST_SUMMARY_KEY_PACKETS))
 		return &t->packets;
-	if (!strcmp(key, "packets_dropped"))
+	if (!strcmp(key, UST_SUMMARY_KEY_PACKETS_DROPPED))
 		return &t->packets_dropped;
-	if (!strcmp(key, "bytes"))
+	if (!strcmp(key, UST_SUMMARY_KEY_BYTES))
 		return &t->bytes;
 	return NULL;
 }
@@ -136,11 +137,11 @@ static int parse_line(struct ust_trace_summary *t, char *line)
 	if (!value)
 		return *line ? add_error(t, "malformed summary line") : 0;
 	*value++ = '\0';
-	if (!strcmp(line, "error"))
+	if (!strcmp(line, UST_SUMMARY_KEY_ERROR))
 		return add_error(t, value);
-	if (!strcmp(line, "snapshot"))
+	if (!strcmp(line, UST_SUMMARY_KEY_SNAPSHOT))
 		return add_snapshot(t, value);
-	if (!strcmp(line, "dir")) {
+	if (!strcmp(line, UST_SUMMARY_KEY_DIR)) {
 		free(t->dir);
 		t->dir = strdup(value);
 		return t->dir ? 0 : -ENOMEM;

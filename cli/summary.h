@@ -28,7 +28,6 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define UST_SUMMARY_DIR_ENV	"UST_SUMMARY_DIR"
 #define UST_SUMMARY_SUFFIX	".summary"
 
 struct ust_trace_summary {

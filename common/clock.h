@@ -21,8 +21,6 @@
 
 #include "abi/shm.h"
 
-#define UST_SESSION_CLOCK_ENV "UST_SESSION_CLOCK"
-
 struct ust_clock {
 	uint32_t kind;		/* enum ust_clock_kind */
 	uint64_t freq;		/* counter ticks per second */

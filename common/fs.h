@@ -1,6 +1,5 @@
 /*
- * fs.h - the output directory, as libust, the consumer and `ust record`
- * all know it.
+ * fs.h - directories and small files.
  *
  * SPDX-License-Identifier: LGPL-2.1-only
  */
@@ -9,9 +8,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-
-/* Where traces go by default; shared by every user, like /tmp (1777). */
-#define UST_DEFAULT_OUTPUT	"/tmp/ltt-usertrace"
 
 /*
  * Make `path` a directory like `mkdir -p`: each missing component is

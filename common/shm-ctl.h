@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "abi/shm.h"
+#include "abi/control.h"
 
 /*
  * flock(`how`: LOCK_EX or LOCK_SH) on the memfd `fd`, the lock that

@@ -22,39 +22,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/clock.h"
-#include "shm/packet.h"
+#include "abi/consumerd.h"
 #include "abi/shm.h"
+#include "common/clock.h"
+#include "ctf/format.h"
 #include "shm/map.h"
+#include "shm/packet.h"
 
-#define CONSUMER_NAME		"ust-consumerd"
+#define CONSUMER_NAME		UST_CONSUMERD_NAME
 #define META_MAX_EVENT_ID	(1u << 20)	/* bounds the layout tables */
 #define CORRUPT_REPORT_MAX	5		/* messages per stream */
-
-#define HDR_SIZE	sizeof(struct ust_packet_header)
-#define HDR_OFF(f)	offsetof(struct ust_packet_header, f)
-
-/* Packet fields, little endian like the whole ABI (x86-64 only). */
-static inline uint64_t get_le64(const uint8_t *p)
-{
-	uint64_t v;
-
-	__builtin_memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static inline void put_le64(uint8_t *p, uint64_t v)
-{
-	__builtin_memcpy(p, &v, sizeof(v));
-}
-
-static inline uint32_t get_le32(const uint8_t *p)
-{
-	uint32_t v;
-
-	__builtin_memcpy(&v, p, sizeof(v));
-	return v;
-}
 
 /* One per-CPU buffer of one channel, and its stream file. */
 struct stream {

@@ -146,13 +146,13 @@ size_t packet_copy(struct consumer *c, const struct chan_info *ci,
 			  const uint8_t *slot)
 {
 	uint64_t bits;
-	size_t len = HDR_SIZE;
+	size_t len = UST_PACKET_HEADER_SIZE;
 
-	memcpy(c->scratch, slot, HDR_SIZE);
-	bits = get_le64(c->scratch + HDR_OFF(content_size));
-	if (bits % 8 == 0 && bits / 8 >= HDR_SIZE && bits / 8 <= ci->subbuf_size)
+	memcpy(c->scratch, slot, UST_PACKET_HEADER_SIZE);
+	bits = ust_get_le64(c->scratch + UST_PACKET_OFF(content_size));
+	if (bits % 8 == 0 && bits / 8 >= UST_PACKET_HEADER_SIZE && bits / 8 <= ci->subbuf_size)
 		len = (size_t)(bits / 8);
-	memcpy(c->scratch + HDR_SIZE, slot + HDR_SIZE, len - HDR_SIZE);
+	memcpy(c->scratch + UST_PACKET_HEADER_SIZE, slot + UST_PACKET_HEADER_SIZE, len - UST_PACKET_HEADER_SIZE);
 	return len;
 }
 
@@ -193,7 +193,7 @@ enum copy_state packet_copy_state(const struct consumer *c,
 	/* In discard mode no writer enters a slot before it is consumed. */
 	if (ci->mode == UST_MODE_DISCARD || cur + 1 < n + ci->subbuf_count)
 		return COPY_CLEAN;
-	if (memcmp(slot, c->scratch, HDR_SIZE))
+	if (memcmp(slot, c->scratch, UST_PACKET_HEADER_SIZE))
 		return COPY_TORN;
 	return COPY_RACY;
 }
@@ -202,11 +202,11 @@ enum copy_state packet_copy_state(const struct consumer *c,
 const char *packet_sequence_check(const struct stream *s, uint64_t n,
 				  const uint8_t *pkt, char *why, size_t len)
 {
-	uint64_t seq = get_le64(pkt + HDR_OFF(packet_seq_num));
-	uint64_t inst = get_le64(pkt + HDR_OFF(stream_instance_id));
-	uint32_t cpu = get_le32(pkt + HDR_OFF(cpu_id));
-	uint64_t begin = get_le64(pkt + HDR_OFF(timestamp_begin));
-	uint64_t lost = get_le64(pkt + HDR_OFF(events_discarded));
+	uint64_t seq = ust_get_le64(pkt + UST_PACKET_OFF(packet_seq_num));
+	uint64_t inst = ust_get_le64(pkt + UST_PACKET_OFF(stream_instance_id));
+	uint32_t cpu = ust_get_le32(pkt + UST_PACKET_OFF(cpu_id));
+	uint64_t begin = ust_get_le64(pkt + UST_PACKET_OFF(timestamp_begin));
+	uint64_t lost = ust_get_le64(pkt + UST_PACKET_OFF(events_discarded));
 
 	if (seq != n)
 		snprintf(why, len, "packet_seq_num %" PRIu64 " in sub-buffer %" PRIu64, seq, n);
@@ -279,8 +279,8 @@ static void packet_process(struct consumer *c, struct stream *s, uint64_t n,
 	char why[160];
 
 	/* On disk a packet ends with its content: no padding. */
-	content = get_le64(pkt + HDR_OFF(content_size));
-	put_le64(pkt + HDR_OFF(packet_size), (content + 7) & ~7ull);
+	content = ust_get_le64(pkt + UST_PACKET_OFF(content_size));
+	ust_put_le64(pkt + UST_PACKET_OFF(packet_size), (content + 7) & ~7ull);
 	if (ust_packet_walk(pkt, len, c->shm.uuid, ci->stream_id, &ci->table,
 			    NULL, NULL, &res)) {
 		packet_reject(c, s, n, state, res.error);
@@ -290,12 +290,12 @@ static void packet_process(struct consumer *c, struct stream *s, uint64_t n,
 		packet_reject(c, s, n, state, why);
 		return;
 	}
-	lost = get_le64(pkt + HDR_OFF(events_discarded));
+	lost = ust_get_le64(pkt + UST_PACKET_OFF(events_discarded));
 	if (final && res.nr_records == 0 && lost == s->last_discarded)
 		return;
 	packet_write(c, s, (size_t)(content / 8), res.nr_records);
 	s->have_last = true;
-	s->last_ts_end = get_le64(pkt + HDR_OFF(timestamp_end));
+	s->last_ts_end = ust_get_le64(pkt + UST_PACKET_OFF(timestamp_end));
 	s->last_discarded = lost;
 }
 
@@ -350,7 +350,7 @@ static void stream_flush_partial(struct consumer *c, struct stream *s)
 	used = off & (ci->subbuf_size - 1);
 	if (used == 0 || n < s->consumed)
 		return;
-	if (used < HDR_SIZE) {
+	if (used < UST_PACKET_HEADER_SIZE) {
 		packet_corrupt(c, s, n, "last packet shorter than its header");
 		return;
 	}
@@ -365,9 +365,9 @@ static void stream_flush_partial(struct consumer *c, struct stream *s)
 		c->stats.packets_dropped++;
 		return;
 	}
-	put_le64(c->scratch + HDR_OFF(timestamp_end), last_ts);
-	put_le64(c->scratch + HDR_OFF(content_size), used * 8);
-	put_le64(c->scratch + HDR_OFF(events_discarded), lost);
+	ust_put_le64(c->scratch + UST_PACKET_OFF(timestamp_end), last_ts);
+	ust_put_le64(c->scratch + UST_PACKET_OFF(content_size), used * 8);
+	ust_put_le64(c->scratch + UST_PACKET_OFF(events_discarded), lost);
 	packet_process(c, s, n, used, state, true);
 	s->consumed = n + 1;
 }

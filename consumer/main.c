@@ -108,20 +108,21 @@ static void options_release(struct options *o)
 static int options_parse(int argc, const char **argv, struct options *o)
 {
 	struct poptOption table[] = {
-		{ "shm-fd", 0, POPT_ARG_INT, &o->shm_fd, 0,
+		{ UST_CONSUMERD_OPT_SHM_FD, 0, POPT_ARG_INT, &o->shm_fd, 0,
 		  "shared memory of the traced process", "N" },
-		{ "pid-fd", 0, POPT_ARG_INT, &o->pid_fd, 0,
+		{ UST_CONSUMERD_OPT_PID_FD, 0, POPT_ARG_INT, &o->pid_fd, 0,
 		  "pidfd of the traced process (default: opened from --pid)", "N" },
-		{ "pid", 0, POPT_ARG_INT, &o->pid, 0, "the traced process", "PID" },
-		{ "output", 0, POPT_ARG_STRING, &o->output, 0,
+		{ UST_CONSUMERD_OPT_PID, 0, POPT_ARG_INT, &o->pid, 0,
+		  "the traced process", "PID" },
+		{ UST_CONSUMERD_OPT_OUTPUT, 0, POPT_ARG_STRING, &o->output, 0,
 		  "directory that receives the trace directory", "DIR" },
-		{ "read-timer", 0, POPT_ARG_LONG, &o->read_timer, 0,
+		{ UST_CONSUMERD_OPT_READ_TIMER, 0, POPT_ARG_LONG, &o->read_timer, 0,
 		  "drain period in microseconds (default 1000)", "USEC" },
-		{ "clock", 0, POPT_ARG_STRING, &o->clock, 0,
+		{ UST_CONSUMERD_OPT_CLOCK, 0, POPT_ARG_STRING, &o->clock, 0,
 		  "session clock from `ust record`", "SPEC" },
-		{ "summary-dir", 0, POPT_ARG_STRING, &o->summary_dir, 0,
+		{ UST_CONSUMERD_OPT_SUMMARY_DIR, 0, POPT_ARG_STRING, &o->summary_dir, 0,
 		  "write <pid>.summary there at exit", "DIR" },
-		{ "foreground", 0, POPT_ARG_NONE, &o->foreground, 0,
+		{ UST_CONSUMERD_OPT_FOREGROUND, 0, POPT_ARG_NONE, &o->foreground, 0,
 		  "do not detach", NULL },
 		POPT_AUTOHELP
 		POPT_TABLEEND

@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "abi/env.h"
 #include "consumer.h"
 #include "common/fs.h"
 
@@ -247,13 +248,17 @@ static int summary_format(const struct consumer *c, char **text)
 	int n;
 
 	n = asprintf(text,
-		     "dir=%s\nevents=%" PRIu64 "\nlost=%" PRIu64 "\npackets=%" PRIu64
-		     "\npackets_dropped=%" PRIu64 "\npackets_unwritten=%" PRIu64
-		     "\nbytes=%" PRIu64 "\n%s%s%s%s",
+		     UST_SUMMARY_KEY_DIR "=%s\n"
+		     UST_SUMMARY_KEY_EVENTS "=%" PRIu64 "\n"
+		     UST_SUMMARY_KEY_LOST "=%" PRIu64 "\n"
+		     UST_SUMMARY_KEY_PACKETS "=%" PRIu64 "\n"
+		     UST_SUMMARY_KEY_PACKETS_DROPPED "=%" PRIu64 "\n"
+		     UST_SUMMARY_KEY_PACKETS_UNWRITTEN "=%" PRIu64 "\n"
+		     UST_SUMMARY_KEY_BYTES "=%" PRIu64 "\n%s%s%s%s",
 		     c->out_path ? c->out_path : "", c->stats.events,
 		     c->streams ? streams_lost(c) : 0, c->stats.packets,
 		     c->stats.packets_dropped, c->stats.packets_unwritten,
-		     c->stats.bytes, c->error[0] ? "error=" : "", c->error,
+		     c->stats.bytes, c->error[0] ? UST_SUMMARY_KEY_ERROR "=" : "", c->error,
 		     c->error[0] ? "\n" : "",
 		     c->snapshot_lines ? c->snapshot_lines : "");
 	return n < 0 ? -ENOMEM : 0;

@@ -116,13 +116,13 @@ static int cut_record(const struct ust_record_view *rec, void *arg)
  */
 static void cut_front(uint8_t *pkt, struct cut *k)
 {
-	size_t drop = k->front - HDR_SIZE;
+	size_t drop = k->front - UST_PACKET_HEADER_SIZE;
 
 	if (!k->front || !drop)
 		return;
-	memmove(pkt + HDR_SIZE, pkt + k->front, k->end - k->front);
+	memmove(pkt + UST_PACKET_HEADER_SIZE, pkt + k->front, k->end - k->front);
 	k->end -= drop;
-	put_le64(pkt + HDR_OFF(timestamp_begin), k->front_clock);
+	ust_put_le64(pkt + UST_PACKET_OFF(timestamp_begin), k->front_clock);
 }
 
 static void stream_append(struct snapshot *snap, struct snap_stream *ss,
@@ -148,7 +148,7 @@ static void stream_append(struct snapshot *snap, struct snap_stream *ss,
 /* Losses counted from the snapshot's first packet, in a flight channel. */
 static void discarded_rebase(struct snap_stream *ss, uint8_t *pkt)
 {
-	uint64_t raw = get_le64(pkt + HDR_OFF(events_discarded));
+	uint64_t raw = ust_get_le64(pkt + UST_PACKET_OFF(events_discarded));
 
 	if (!ss->rebase)
 		return;
@@ -156,7 +156,7 @@ static void discarded_rebase(struct snap_stream *ss, uint8_t *pkt)
 		ss->base = raw;
 		ss->have_base = true;
 	}
-	put_le64(pkt + HDR_OFF(events_discarded), raw - ss->base);
+	ust_put_le64(pkt + UST_PACKET_OFF(events_discarded), raw - ss->base);
 }
 
 /*
@@ -170,18 +170,18 @@ static void snap_packet(struct snapshot *snap, struct snap_stream *ss,
 	struct consumer *c = snap->c;
 	const struct chan_info *ci = &c->shm.chan[ss->st.chan];
 	uint8_t *pkt = c->scratch;
-	struct cut k = { .pkt = pkt, .cut_ts = snap->cut_ts, .end = HDR_SIZE };
+	struct cut k = { .pkt = pkt, .cut_ts = snap->cut_ts, .end = UST_PACKET_HEADER_SIZE };
 	struct ust_walk_result res;
 	uint64_t content, raw;
 	char why[160];
 	int ret;
 
-	if (get_le64(pkt + HDR_OFF(timestamp_begin)) > snap->cut_ts)
+	if (ust_get_le64(pkt + UST_PACKET_OFF(timestamp_begin)) > snap->cut_ts)
 		return;
 	if (ss->rebase)
 		k.start_ts = snap->start_ts;
-	content = get_le64(pkt + HDR_OFF(content_size));
-	put_le64(pkt + HDR_OFF(packet_size), (content + 7) & ~7ull);
+	content = ust_get_le64(pkt + UST_PACKET_OFF(content_size));
+	ust_put_le64(pkt + UST_PACKET_OFF(packet_size), (content + 7) & ~7ull);
 	ret = ust_packet_walk(pkt, len, c->shm.uuid, ci->stream_id, &ci->table,
 			      cut_record, &k, &res);
 	if (ret < 0 || packet_sequence_check(&ss->st, n, pkt, why, sizeof(why))) {
@@ -190,19 +190,19 @@ static void snap_packet(struct snapshot *snap, struct snap_stream *ss,
 		snap->dropped++;
 		return;
 	}
-	raw = get_le64(pkt + HDR_OFF(events_discarded));
-	if (get_le64(pkt + HDR_OFF(timestamp_end)) > snap->cut_ts)
-		put_le64(pkt + HDR_OFF(timestamp_end), snap->cut_ts);
+	raw = ust_get_le64(pkt + UST_PACKET_OFF(events_discarded));
+	if (ust_get_le64(pkt + UST_PACKET_OFF(timestamp_end)) > snap->cut_ts)
+		ust_put_le64(pkt + UST_PACKET_OFF(timestamp_end), snap->cut_ts);
 	ss->st.have_last = true;
-	ss->st.last_ts_end = get_le64(pkt + HDR_OFF(timestamp_end));
+	ss->st.last_ts_end = ust_get_le64(pkt + UST_PACKET_OFF(timestamp_end));
 	ss->st.last_discarded = raw;
 	if (k.records == 0)
 		return;
 	cut_front(pkt, &k);
-	put_le64(pkt + HDR_OFF(content_size), (uint64_t)k.end * 8);
-	put_le64(pkt + HDR_OFF(packet_size), (uint64_t)k.end * 8);
+	ust_put_le64(pkt + UST_PACKET_OFF(content_size), (uint64_t)k.end * 8);
+	ust_put_le64(pkt + UST_PACKET_OFF(packet_size), (uint64_t)k.end * 8);
 	discarded_rebase(ss, pkt);
-	memcpy(pkt + HDR_OFF(uuid), snap->uuid, sizeof(snap->uuid));
+	memcpy(pkt + UST_PACKET_OFF(uuid), snap->uuid, sizeof(snap->uuid));
 	stream_append(snap, ss, pkt, k.end);
 	snap->packets++;
 	snap->events += k.records;
@@ -226,7 +226,7 @@ static size_t slot_take(struct snapshot *snap, struct snap_stream *ss,
 	size_t len;
 
 	if (partial) {
-		if (used <= HDR_SIZE)
+		if (used <= UST_PACKET_HEADER_SIZE)
 			return 0;
 		memcpy(c->scratch, slot, used);
 		len = used;
@@ -240,15 +240,15 @@ static size_t slot_take(struct snapshot *snap, struct snap_stream *ss,
 	if (!partial)
 		return len;
 	/* After the offset (acquire in the caller): covers every copied record. */
-	put_le64(c->scratch + HDR_OFF(timestamp_end),
+	ust_put_le64(c->scratch + UST_PACKET_OFF(timestamp_end),
 		 __atomic_load_n(&buf->commit.last_ts, __ATOMIC_RELAXED));
-	put_le64(c->scratch + HDR_OFF(content_size), used * 8);
+	ust_put_le64(c->scratch + UST_PACKET_OFF(content_size), used * 8);
 	lost = __atomic_load_n(&buf->lost_full, __ATOMIC_RELAXED) +
 	       __atomic_load_n(&buf->lost_big, __ATOMIC_RELAXED);
 	/* In a frozen flight channel, the later losses are after the cut. */
 	if (ss->rebase && ss->st.have_last)
 		lost = ss->st.last_discarded;
-	put_le64(c->scratch + HDR_OFF(events_discarded), lost);
+	ust_put_le64(c->scratch + UST_PACKET_OFF(events_discarded), lost);
 	return len;
 }
 
@@ -301,8 +301,8 @@ static uint64_t flight_start(const struct consumer *c, uint64_t cut_ts)
 		cur = off >> ci->subbuf_shift;
 		if (cur + 1 <= ci->subbuf_count)
 			continue;	/* never overwritten: whole history */
-		ts = get_le64(shm_slot(&c->shm, s->chan, s->cpu, cur + 1 - ci->subbuf_count) +
-			      HDR_OFF(timestamp_begin));
+		ts = ust_get_le64(shm_slot(&c->shm, s->chan, s->cpu, cur + 1 - ci->subbuf_count) +
+			      UST_PACKET_OFF(timestamp_begin));
 		if (ts > start && ts <= cut_ts)
 			start = ts;
 	}
@@ -326,13 +326,13 @@ static void snap_file(struct snapshot *snap, struct snap_stream *ss,
 		return;
 	}
 	while (pos < s->file_size && !snap->err) {
-		if (pread(fd, c->scratch, HDR_SIZE, (off_t)pos) != (ssize_t)HDR_SIZE)
+		if (pread(fd, c->scratch, UST_PACKET_HEADER_SIZE, (off_t)pos) != (ssize_t)UST_PACKET_HEADER_SIZE)
 			break;
-		size = get_le64(c->scratch + HDR_OFF(packet_size)) / 8;
-		if (size < HDR_SIZE || size > ci->subbuf_size || pos + size > s->file_size ||
+		size = ust_get_le64(c->scratch + UST_PACKET_OFF(packet_size)) / 8;
+		if (size < UST_PACKET_HEADER_SIZE || size > ci->subbuf_size || pos + size > s->file_size ||
 		    pread(fd, c->scratch, size, (off_t)pos) != (ssize_t)size)
 			break;
-		snap_packet(snap, ss, get_le64(c->scratch + HDR_OFF(packet_seq_num)), size);
+		snap_packet(snap, ss, ust_get_le64(c->scratch + UST_PACKET_OFF(packet_seq_num)), size);
 		pos += size;
 	}
 	if (pos < s->file_size && !snap->err)
@@ -425,7 +425,7 @@ static void summary_note_snapshot(struct consumer *c, const char *path)
 {
 	char *lines;
 
-	if (asprintf(&lines, "%ssnapshot=%s\n",
+	if (asprintf(&lines, "%s" UST_SUMMARY_KEY_SNAPSHOT "=%s\n",
 		     c->snapshot_lines ? c->snapshot_lines : "", path) < 0)
 		return;		/* the summary only misses the line */
 	free(c->snapshot_lines);

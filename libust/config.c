@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi/consumerd.h"
+#include "abi/env.h"
 #include "common/parse.h"
 #include "common/pattern.h"
 #include "session.h"
@@ -37,7 +39,7 @@ static void load_patterns(struct ust_config *cfg, const char *list)
 		if (!*tok)
 			continue;
 		if (cfg->nr_patterns == UST_MAX_PATTERNS) {
-			warn_bad("UST_TRACE", tok, "too many patterns");
+			warn_bad(UST_ENV_TRACE, tok, "too many patterns");
 			break;
 		}
 		cfg->patterns[cfg->nr_patterns++] = strdup(tok);
@@ -69,14 +71,14 @@ static uint32_t load_pow2(const char *var, uint64_t min, uint64_t max,
 
 static uint32_t load_read_timer(void)
 {
-	const char *v = getenv("UST_READ_TIMER_US");
+	const char *v = getenv(UST_ENV_READ_TIMER);
 	uint64_t n;
 
 	if (!v || !*v)
 		return UST_DEFAULT_READ_TIMER_US;
 	if (ust_parse_u64(v, &n) || n < UST_READ_TIMER_MIN_US ||
 	    n > UST_READ_TIMER_MAX_US) {
-		warn_bad("UST_READ_TIMER_US", v,
+		warn_bad(UST_ENV_READ_TIMER, v,
 			 "must be from 100 to 10000000 microseconds");
 		return UST_DEFAULT_READ_TIMER_US;
 	}
@@ -86,38 +88,38 @@ static uint32_t load_read_timer(void)
 /* "block" is discard mode whose writers wait for room (ringbuf.c). */
 static uint32_t load_mode(struct ust_config *cfg)
 {
-	const char *v = getenv("UST_MODE");
+	const char *v = getenv(UST_ENV_MODE);
 
-	if (!v || !*v || !strcmp(v, "discard"))
+	if (!v || !*v || !strcmp(v, UST_MODE_NAME_DISCARD))
 		return UST_MODE_DISCARD;
-	if (!strcmp(v, "overwrite"))
+	if (!strcmp(v, UST_MODE_NAME_OVERWRITE))
 		return UST_MODE_OVERWRITE;
-	if (!strcmp(v, "flight"))
+	if (!strcmp(v, UST_MODE_NAME_FLIGHT))
 		return UST_MODE_FLIGHT;
-	if (!strcmp(v, "block")) {
+	if (!strcmp(v, UST_MODE_NAME_BLOCK)) {
 		cfg->blocking = 1;
 		return UST_MODE_DISCARD;
 	}
-	warn_bad("UST_MODE", v, "must be 'discard', 'overwrite', 'block' or 'flight'");
+	warn_bad(UST_ENV_MODE, v, "must be 'discard', 'overwrite', 'block' or 'flight'");
 	return UST_MODE_DISCARD;
 }
 
 /* UST_CONTEXT: what each record carries before its payload. */
 static uint32_t load_event_context(void)
 {
-	const char *v = getenv("UST_CONTEXT");
+	const char *v = getenv(UST_ENV_CONTEXT);
 
-	if (!v || !*v || !strcmp(v, "tid"))
+	if (!v || !*v || !strcmp(v, UST_CONTEXT_NAME_TID))
 		return UST_CONTEXT_TID;
-	if (!strcmp(v, "none"))
+	if (!strcmp(v, UST_CONTEXT_NAME_NONE))
 		return UST_CONTEXT_NONE;
-	warn_bad("UST_CONTEXT", v, "must be 'tid' or 'none'");
+	warn_bad(UST_ENV_CONTEXT, v, "must be 'tid' or 'none'");
 	return UST_CONTEXT_TID;
 }
 
 static uint32_t load_clock(struct ust_config *cfg)
 {
-	const char *v = getenv(UST_SESSION_CLOCK_ENV);
+	const char *v = getenv(UST_ENV_SESSION_CLOCK);
 	struct ust_clock clk;
 
 	if (v && *v) {
@@ -125,7 +127,7 @@ static uint32_t load_clock(struct ust_config *cfg)
 			cfg->session_clock = strdup(v);
 			return clk.kind;
 		}
-		warn_bad(UST_SESSION_CLOCK_ENV, v, "not a session clock");
+		warn_bad(UST_ENV_SESSION_CLOCK, v, "not a session clock");
 	}
 	return ust_clock_detect_kind();
 }
@@ -142,24 +144,24 @@ static char *dup_env(const char *var, const char *def)
 /* Returns 0, or -ENOENT when UST_TRACE is unset (tracing off). */
 int ust_config_load(struct ust_config *cfg)
 {
-	const char *trace = getenv("UST_TRACE");
+	const char *trace = getenv(UST_ENV_TRACE);
 
 	if (!trace || !*trace)
 		return -ENOENT;
 	load_patterns(cfg, trace);
-	cfg->output = dup_env("UST_OUTPUT", UST_DEFAULT_OUTPUT);
+	cfg->output = dup_env(UST_ENV_OUTPUT, UST_DEFAULT_OUTPUT);
 	cfg->mode = load_mode(cfg);
 	cfg->event_context = load_event_context();
-	cfg->subbuf_size = load_pow2("UST_SUBBUF_SIZE", UST_SUBBUF_MIN,
+	cfg->subbuf_size = load_pow2(UST_ENV_SUBBUF_SIZE, UST_SUBBUF_MIN,
 				     UST_SUBBUF_MAX, UST_DEFAULT_SUBBUF_SIZE, 1);
-	cfg->subbuf_count = load_pow2("UST_SUBBUF_COUNT", UST_SUBBUF_COUNT_MIN,
+	cfg->subbuf_count = load_pow2(UST_ENV_SUBBUF_COUNT, UST_SUBBUF_COUNT_MIN,
 				      UST_SUBBUF_COUNT_MAX,
 				      UST_DEFAULT_SUBBUF_COUNT, 0);
 	cfg->read_timer_us = load_read_timer();
 	cfg->clock_kind = load_clock(cfg);
-	cfg->summary_dir = dup_env("UST_SUMMARY_DIR", NULL);
-	cfg->consumerd = dup_env("UST_CONSUMERD",
-				 PKGLIBEXECDIR "/ust-consumerd");
+	cfg->summary_dir = dup_env(UST_ENV_SUMMARY_DIR, NULL);
+	cfg->consumerd = dup_env(UST_ENV_CONSUMERD,
+				 PKGLIBEXECDIR "/" UST_CONSUMERD_NAME);
 	return 0;
 }
 

@@ -33,6 +33,8 @@
 
 #include <ust/ust.h>
 
+#include "abi/consumerd.h"
+#include "abi/env.h"
 #include "session.h"
 #include "statedump.h"
 
@@ -186,7 +188,7 @@ struct ust_session *ust_session_map(const struct ust_config *cfg, int *fd)
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return NULL;
-	*fd = memfd_create("ust-trace", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	*fd = memfd_create(UST_SHM_MEMFD_NAME, MFD_CLOEXEC | MFD_ALLOW_SEALING);
 	if (*fd < 0)
 		goto err_free;
 	if (ftruncate(*fd, (off_t)total) < 0)
@@ -240,29 +242,29 @@ static void consumer_args(char *argv[], char store[][32],
 {
 	int n = 0;
 
-	argv[n++] = (char *)"ust-consumerd";
-	argv[n++] = (char *)"--shm-fd";
-	argv[n++] = (char *)"3";
-	argv[n++] = (char *)"--pid-fd";
-	argv[n++] = (char *)"4";
-	argv[n++] = (char *)"--pid";
+	argv[n++] = (char *)UST_CONSUMERD_NAME;
+	argv[n++] = (char *)"--" UST_CONSUMERD_OPT_SHM_FD;
+	argv[n++] = (char *)UST_CONSUMERD_STR(UST_CONSUMERD_SHM_FD);
+	argv[n++] = (char *)"--" UST_CONSUMERD_OPT_PID_FD;
+	argv[n++] = (char *)UST_CONSUMERD_STR(UST_CONSUMERD_PID_FD);
+	argv[n++] = (char *)"--" UST_CONSUMERD_OPT_PID;
 	snprintf(store[0], 32, "%d", (int)getpid());
 	argv[n++] = store[0];
-	argv[n++] = (char *)"--output";
+	argv[n++] = (char *)"--" UST_CONSUMERD_OPT_OUTPUT;
 	argv[n++] = cfg->output;
-	argv[n++] = (char *)"--read-timer";
+	argv[n++] = (char *)"--" UST_CONSUMERD_OPT_READ_TIMER;
 	snprintf(store[1], 32, "%u", cfg->read_timer_us);
 	argv[n++] = store[1];
 	if (cfg->session_clock) {
-		argv[n++] = (char *)"--clock";
+		argv[n++] = (char *)"--" UST_CONSUMERD_OPT_CLOCK;
 		argv[n++] = cfg->session_clock;
 	}
 	if (cfg->summary_dir) {
-		argv[n++] = (char *)"--summary-dir";
+		argv[n++] = (char *)"--" UST_CONSUMERD_OPT_SUMMARY_DIR;
 		argv[n++] = cfg->summary_dir;
 	}
 	if (detached)
-		argv[n++] = (char *)"--foreground";
+		argv[n++] = (char *)"--" UST_CONSUMERD_OPT_FOREGROUND;
 	argv[n] = NULL;
 }
 
@@ -282,8 +284,8 @@ static int spawn_attrs(posix_spawnattr_t *attr, posix_spawn_file_actions_t *fa,
 				 POSIX_SPAWN_SETSIGDEF);
 	if (posix_spawn_file_actions_init(fa))
 		return -1;
-	posix_spawn_file_actions_adddup2(fa, shm_fd, 3);
-	posix_spawn_file_actions_adddup2(fa, pid_fd, 4);
+	posix_spawn_file_actions_adddup2(fa, shm_fd, UST_CONSUMERD_SHM_FD);
+	posix_spawn_file_actions_adddup2(fa, pid_fd, UST_CONSUMERD_PID_FD);
 	return 0;
 }
 
@@ -304,7 +306,7 @@ static char **consumer_environ(void)
 	if (!env)
 		return NULL;
 	for (i = 0; i < n; i++) {
-		if (strncmp(environ[i], "UST_TRACE=", 10))
+		if (strncmp(environ[i], UST_ENV_TRACE "=", sizeof(UST_ENV_TRACE)))
 			env[kept++] = environ[i];
 	}
 	env[kept] = NULL;
@@ -318,7 +320,7 @@ static char **consumer_environ(void)
 struct sibling_spawn {
 	const char *path;
 	char **argv, **env;
-	int shm_fd, pid_fd;	/* pid_fd > 4: moving shm_fd cannot clobber it */
+	int shm_fd, pid_fd;	/* > UST_CONSUMERD_PID_FD: moving shm_fd cannot clobber it */
 	volatile int err;
 };
 
@@ -341,9 +343,9 @@ static int sibling_child(void *arg)
 	struct sibling_spawn *sp = arg;
 	long ret;
 
-	ret = child_dup(sp->shm_fd, 3);
+	ret = child_dup(sp->shm_fd, UST_CONSUMERD_SHM_FD);
 	if (ret >= 0)
-		ret = child_dup(sp->pid_fd, 4);
+		ret = child_dup(sp->pid_fd, UST_CONSUMERD_PID_FD);
 	if (ret >= 0)
 		ret = syscall(SYS_setsid);
 	if (ret >= 0)
@@ -411,14 +413,17 @@ static int spawn_detaching(const char *path, char **argv, char **env,
 	return 0;
 }
 
-/* A pidfd on ourselves for the consumer, numbered above 4 (see above). */
+/*
+ * A pidfd on ourselves for the consumer, numbered above the consumer's
+ * descriptors (see struct sibling_spawn).
+ */
 static int own_pidfd(void)
 {
 	int fd = (int)syscall(SYS_pidfd_open, getpid(), 0), moved;
 
-	if (fd < 0 || fd > 4)
+	if (fd < 0 || fd > UST_CONSUMERD_PID_FD)
 		return fd < 0 ? -errno : fd;
-	moved = fcntl(fd, F_DUPFD_CLOEXEC, 5);
+	moved = fcntl(fd, F_DUPFD_CLOEXEC, UST_CONSUMERD_PID_FD + 1);
 	close(fd);
 	return moved < 0 ? -errno : moved;
 }

@@ -19,7 +19,9 @@
 
 #include <ust/tracepoint.h>
 
+#include "abi/control.h"
 #include "abi/shm.h"
+#include "ctf/format.h"
 #include "common/clock.h"
 #include "common/fs.h"
 

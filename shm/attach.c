@@ -18,7 +18,7 @@
 
 #include "shm/map.h"
 
-#define MEMFD_LINK_PREFIX	"/memfd:ust-trace"
+#define MEMFD_LINK_PREFIX	"/memfd:" UST_SHM_MEMFD_NAME
 
 /* Is /proc/PID/fd/<name> our memfd? */
 static bool is_ust_memfd(int fd_dir, const char *name)

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "common/parse.h"
+#include "abi/control.h"
 #include "shm/map.h"
 
 struct region {

@@ -17,20 +17,7 @@
 
 #include "shm/packet.h"
 
-#define HDR_SIZE	sizeof(struct ust_packet_header)
-#define HDR_OFF(f)	offsetof(struct ust_packet_header, f)
 #define TS_MASK		((1ull << UST_EV_TS_BITS) - 1)
-
-static uint32_t get_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
-static uint64_t get_le64(const uint8_t *p)
-{
-	return (uint64_t)get_le32(p) | (uint64_t)get_le32(p + 4) << 32;
-}
 
 static int walk_fail(struct ust_walk_result *res, size_t off, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -60,32 +47,32 @@ static int check_header(const uint8_t *pkt, size_t len, const uint8_t uuid[16],
 	uint64_t content, size;
 	uint32_t v;
 
-	if (len < HDR_SIZE)
+	if (len < UST_PACKET_HEADER_SIZE)
 		return walk_fail(res, 0, "packet of %zu bytes is shorter than its header", len);
-	v = get_le32(pkt + HDR_OFF(magic));
+	v = ust_get_le32(pkt + UST_PACKET_OFF(magic));
 	if (v != UST_CTF_MAGIC)
-		return walk_fail(res, HDR_OFF(magic), "bad magic 0x%08x", v);
-	if (uuid && memcmp(pkt + HDR_OFF(uuid), uuid, 16))
-		return walk_fail(res, HDR_OFF(uuid), "uuid differs from the trace's");
-	v = get_le32(pkt + HDR_OFF(stream_id));
+		return walk_fail(res, UST_PACKET_OFF(magic), "bad magic 0x%08x", v);
+	if (uuid && memcmp(pkt + UST_PACKET_OFF(uuid), uuid, 16))
+		return walk_fail(res, UST_PACKET_OFF(uuid), "uuid differs from the trace's");
+	v = ust_get_le32(pkt + UST_PACKET_OFF(stream_id));
 	if (v != stream_id)
-		return walk_fail(res, HDR_OFF(stream_id), "stream id %u, expected %u",
+		return walk_fail(res, UST_PACKET_OFF(stream_id), "stream id %u, expected %u",
 				 v, stream_id);
-	b->ts_begin = get_le64(pkt + HDR_OFF(timestamp_begin));
-	b->ts_end = get_le64(pkt + HDR_OFF(timestamp_end));
-	content = get_le64(pkt + HDR_OFF(content_size));
-	size = get_le64(pkt + HDR_OFF(packet_size));
-	if (content % 8 || content < 8 * HDR_SIZE || content / 8 > len)
-		return walk_fail(res, HDR_OFF(content_size),
+	b->ts_begin = ust_get_le64(pkt + UST_PACKET_OFF(timestamp_begin));
+	b->ts_end = ust_get_le64(pkt + UST_PACKET_OFF(timestamp_end));
+	content = ust_get_le64(pkt + UST_PACKET_OFF(content_size));
+	size = ust_get_le64(pkt + UST_PACKET_OFF(packet_size));
+	if (content % 8 || content < 8 * UST_PACKET_HEADER_SIZE || content / 8 > len)
+		return walk_fail(res, UST_PACKET_OFF(content_size),
 				 "content_size %llu bits invalid for %zu bytes",
 				 (unsigned long long)content, len);
 	if (size % 8 || size < content || size / 8 > len)
-		return walk_fail(res, HDR_OFF(packet_size),
+		return walk_fail(res, UST_PACKET_OFF(packet_size),
 				 "packet_size %llu bits invalid (content_size %llu, %zu bytes)",
 				 (unsigned long long)size,
 				 (unsigned long long)content, len);
 	if (b->ts_end < b->ts_begin)
-		return walk_fail(res, HDR_OFF(timestamp_end),
+		return walk_fail(res, UST_PACKET_OFF(timestamp_end),
 				 "timestamp_end %llu before timestamp_begin %llu",
 				 (unsigned long long)b->ts_end,
 				 (unsigned long long)b->ts_begin);
@@ -109,7 +96,7 @@ static int decode_event_header(const uint8_t *pkt, size_t off, size_t avail,
 
 	if (avail < UST_EV_COMPACT_SIZE)
 		return walk_fail(res, off, "record header truncated");
-	w = get_le32(p);
+	w = ust_get_le32(p);
 	if ((w & 0x1f) != UST_EV_EXTENDED) {
 		ts = w >> 5;
 		if (ts < (*clock & TS_MASK))
@@ -123,12 +110,12 @@ static int decode_event_header(const uint8_t *pkt, size_t off, size_t avail,
 		return walk_fail(res, off, "extended record header truncated");
 	if (p[0] != UST_EV_EXTENDED)
 		return walk_fail(res, off, "extended header padding bits set (0x%02x)", p[0]);
-	ts = get_le64(p + 5);
+	ts = ust_get_le64(p + 5);
 	if (ts < *clock)
 		return walk_fail(res, off, "timestamp goes backwards (%llu after %llu)",
 				 (unsigned long long)ts, (unsigned long long)*clock);
 	*clock = ts;
-	*id = get_le32(p + 1);
+	*id = ust_get_le32(p + 1);
 	*size = UST_EV_EXTENDED_SIZE;
 	return 0;
 }
@@ -156,7 +143,7 @@ static int walk_record(const uint8_t *pkt, const struct pkt_bounds *b,
 	if (table->event_context == UST_CONTEXT_TID) {
 		if (avail - hdr < UST_EV_CONTEXT_SIZE)
 			return walk_fail(res, off, "record context truncated");
-		rec->vtid = (int32_t)get_le32(pkt + off + hdr);
+		rec->vtid = (int32_t)ust_get_le32(pkt + off + hdr);
 		hdr += UST_EV_CONTEXT_SIZE;
 	}
 	payload = ust_layout_payload_size(layout, pkt + off + hdr, avail - hdr);
@@ -187,7 +174,7 @@ int ust_packet_walk(const uint8_t *pkt, size_t len, const uint8_t uuid[16],
 		return ret;
 	/* The reader clock starts at timestamp_begin in every packet. */
 	clock = b.ts_begin;
-	for (off = HDR_SIZE; off < b.content; off += size) {
+	for (off = UST_PACKET_HEADER_SIZE; off < b.content; off += size) {
 		ret = walk_record(pkt, &b, off, table, &clock, &rec, &size, res);
 		if (ret)
 			return ret;

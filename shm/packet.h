@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include "abi/shm.h"
+#include "ctf/format.h"
 
 /* One stream class: its event context and its event classes by id. */
 struct ust_layout_table {

@@ -19,10 +19,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "common/clock.h"
 #include "abi/kerneld.h"	/* KERNELD_EXIT_*: ust record tells them apart */
+#include "common/clock.h"
 
-#define KERNELD_NAME		"ust-kerneld"
+#define KERNELD_NAME		UST_KERNELD_NAME
 
 struct tep_handle;
 struct tep_event;

@@ -30,6 +30,7 @@
 #include <kbuffer.h>
 #include <tracefs.h>
 
+#include "abi/env.h"
 #include "kerneld.h"
 #include "ctf/tsdl.h"
 #include "common/parse.h"
@@ -63,16 +64,16 @@ static int parse_options(int argc, const char **argv, struct kerneld_opts *o)
 {
 	char *buffer = NULL, *timer = NULL;
 	struct poptOption opts[] = {
-		{ "output", 'o', POPT_ARG_STRING, &o->output, 0,
+		{ UST_KERNELD_OPT_OUTPUT, 'o', POPT_ARG_STRING, &o->output, 0,
 		  "the session directory; the trace goes to DIR/kernel", "DIR" },
-		{ "events", 'e', POPT_ARG_STRING, &o->events, 0,
+		{ UST_KERNELD_OPT_EVENTS, 'e', POPT_ARG_STRING, &o->events, 0,
 		  "comma-separated globs on 'system:event' (or 'event'); "
 		  "'default' is the default set", "LIST" },
 		{ "buffer-size", '\0', POPT_ARG_STRING, &buffer, 0,
 		  "ring size per CPU (default 8M)", "SIZE" },
 		{ "read-timer", '\0', POPT_ARG_STRING, &timer, 0,
 		  "read the rings every USEC microseconds (default 20000)", "USEC" },
-		{ "ready-fd", '\0', POPT_ARG_INT, &o->ready_fd, 0,
+		{ UST_KERNELD_OPT_READY_FD, '\0', POPT_ARG_INT, &o->ready_fd, 0,
 		  "write one byte to FD once tracing is on", "FD" },
 		POPT_AUTOHELP
 		POPT_TABLEEND
@@ -104,7 +105,7 @@ static int parse_options(int argc, const char **argv, struct kerneld_opts *o)
 /* The session clock from `ust record`, else one measured here. */
 static int session_clock(struct kerneld *kd)
 {
-	const char *text = getenv(UST_SESSION_CLOCK_ENV);
+	const char *text = getenv(UST_ENV_SESSION_CLOCK);
 
 	if (text && !ust_clock_parse(text, &kd->clock))
 		return 0;

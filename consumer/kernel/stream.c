@@ -30,6 +30,7 @@
 
 #include "kerneld.h"
 #include "abi/shm.h"
+#include "ctf/format.h"
 
 #define PKT_HDR		sizeof(struct ust_packet_header)
 #define PKT_CAP		(1u << 20)	/* flushed before it would overflow */

@@ -21,10 +21,10 @@
 
 #include <tracefs.h>
 
+#include "abi/env.h"
 #include "kerneld.h"
 
 #define TRACEFS_DEFAULT		"/sys/kernel/tracing"
-#define TRACEFS_ENV		"UST_TRACEFS"	/* tests: another mount point */
 #define TRACEFS_MAGIC_NR	0x74726163
 
 /* What `--kernel` with no list records (doc/kernel.md). */
@@ -90,7 +90,7 @@ static int tracefs_check_access(const char *path)
  */
 int kd_tracefs_find(struct kerneld *kd)
 {
-	const char *env = getenv(TRACEFS_ENV);
+	const char *env = getenv(UST_ENV_TRACEFS);
 	const char *path = env && *env ? env : TRACEFS_DEFAULT;
 	int ret;
 

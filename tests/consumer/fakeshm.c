@@ -19,7 +19,6 @@
 
 #include "fakeshm.h"
 
-#define HDR_SIZE	sizeof(struct ust_packet_header)
 
 static uint64_t align_up(uint64_t v, uint64_t a)
 {
@@ -130,7 +129,7 @@ int fake_shm_create(struct fake_shm *f, uint32_t nr_cpus, uint32_t subbuf_size,
 	f->chan->subbuf_count = subbuf_count;
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		open_packet(f, cpu, 0, ts0);
-		commit(&f->bufs[cpu], HDR_SIZE, ts0);
+		commit(&f->bufs[cpu], UST_PACKET_HEADER_SIZE, ts0);
 	}
 	/* The magic last, as libust does. */
 	f->hdr->version = UST_SHM_VERSION;
@@ -211,7 +210,7 @@ static int switch_packet(struct fake_shm *f, uint32_t cpu, uint64_t ts)
 	/* Before the commit: the consumer cannot have read either packet. */
 	if (f->on_switch)
 		f->on_switch(f, cpu, n + 1);
-	commit(b, (n + 1) * f->subbuf_size + HDR_SIZE, ts);
+	commit(b, (n + 1) * f->subbuf_size + UST_PACKET_HEADER_SIZE, ts);
 	return 0;
 }
 
@@ -230,7 +229,7 @@ int fake_shm_write(struct fake_shm *f, uint32_t cpu, uint32_t id, uint64_t ts,
 		/* As libust: a record ends strictly inside its sub-buffer. */
 		if ((off % f->subbuf_size) + hlen + len < f->subbuf_size)
 			break;
-		if (hlen + len + HDR_SIZE >= f->subbuf_size) {
+		if (hlen + len + UST_PACKET_HEADER_SIZE >= f->subbuf_size) {
 			__atomic_fetch_add(&b->lost_big, 1, __ATOMIC_RELAXED);
 			return -E2BIG;
 		}

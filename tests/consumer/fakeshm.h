@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "abi/shm.h"
+#include "ctf/format.h"
 
 #define FAKE_META_SIZE	16384u
 

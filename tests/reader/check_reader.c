@@ -18,6 +18,7 @@
 #include "../check_run.h"
 #include "reader.h"
 #include "abi/shm.h"
+#include "ctf/format.h"
 
 static const char meta_text[] =
 	"/* CTF 1.8 */\n"

@@ -49,6 +49,7 @@
 #include <sys/wait.h>
 
 #include "abi/shm.h"
+#include "ctf/format.h"
 #include "progress_map.h"
 #include "storm_tp.h"
 

@@ -1,0 +1,52 @@
+/*
+ * abi/consumerd.h - how libust starts ust-consumerd and how the consumer
+ * reports back to `ust record`: its command line, the descriptors it
+ * inherits, and the keys of its summary file.  libust builds the command
+ * line (libust/session.c), the consumer parses it (consumer/main.c) and
+ * writes the summary (consumer/output.c), `ust record` reads it
+ * (cli/summary.c).
+ *
+ * SPDX-License-Identifier: LGPL-2.1-only
+ */
+#ifndef UST_ABI_CONSUMERD_H
+#define UST_ABI_CONSUMERD_H
+
+#define UST_CONSUMERD_NAME	"ust-consumerd"
+
+/*
+ * The options, without their leading "--".  libust always passes the
+ * first five; the others when set.
+ */
+#define UST_CONSUMERD_OPT_SHM_FD	"shm-fd"	/* the memfd (abi/shm.h) */
+#define UST_CONSUMERD_OPT_PID_FD	"pid-fd"	/* a pidfd of the process */
+#define UST_CONSUMERD_OPT_PID		"pid"		/* the traced process */
+#define UST_CONSUMERD_OPT_OUTPUT	"output"	/* parent of the trace dir */
+#define UST_CONSUMERD_OPT_READ_TIMER	"read-timer"	/* microseconds */
+#define UST_CONSUMERD_OPT_CLOCK		"clock"		/* UST_SESSION_CLOCK */
+#define UST_CONSUMERD_OPT_SUMMARY_DIR	"summary-dir"	/* write <pid>.summary */
+#define UST_CONSUMERD_OPT_FOREGROUND	"foreground"	/* do not detach */
+
+/* The descriptors the consumer finds open at these numbers. */
+#define UST_CONSUMERD_SHM_FD	3
+#define UST_CONSUMERD_PID_FD	4
+
+/* A number above as the text of its option's argument. */
+#define UST_CONSUMERD_STR_(n)	#n
+#define UST_CONSUMERD_STR(n)	UST_CONSUMERD_STR_(n)
+
+/*
+ * The summary file, `<pid>.summary` (or `<pid>-N.summary` after an exec)
+ * in the summary directory: "key=value" lines, written to a temporary
+ * name and renamed, so a reader never sees half of it.
+ */
+#define UST_SUMMARY_KEY_DIR		"dir"		/* the trace directory */
+#define UST_SUMMARY_KEY_EVENTS		"events"	/* records written */
+#define UST_SUMMARY_KEY_LOST		"lost"		/* records counted lost (I7) */
+#define UST_SUMMARY_KEY_PACKETS		"packets"
+#define UST_SUMMARY_KEY_PACKETS_DROPPED	"packets_dropped"
+#define UST_SUMMARY_KEY_PACKETS_UNWRITTEN "packets_unwritten"
+#define UST_SUMMARY_KEY_BYTES		"bytes"
+#define UST_SUMMARY_KEY_ERROR		"error"		/* why writing stopped */
+#define UST_SUMMARY_KEY_SNAPSHOT	"snapshot"	/* one line per snapshot */
+
+#endif /* UST_ABI_CONSUMERD_H */

@@ -1,0 +1,45 @@
+/*
+ * abi/env.h - the environment variables through which `ust record`, the
+ * user and the tests configure libust and the helpers, and the values they
+ * take.  libust reads them once at start-up (libust/config.c); `ust
+ * record` sets them for the command it runs (cli/record.c).  README lists
+ * them for users.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-only
+ */
+#ifndef UST_ABI_ENV_H
+#define UST_ABI_ENV_H
+
+/* What libust reads. */
+#define UST_ENV_TRACE		"UST_TRACE"	/* patterns: tracing on */
+#define UST_ENV_OUTPUT		"UST_OUTPUT"	/* where traces go */
+#define UST_ENV_MODE		"UST_MODE"	/* UST_MODE_NAME_* */
+#define UST_ENV_SUBBUF_SIZE	"UST_SUBBUF_SIZE"
+#define UST_ENV_SUBBUF_COUNT	"UST_SUBBUF_COUNT"
+#define UST_ENV_READ_TIMER	"UST_READ_TIMER_US"
+#define UST_ENV_CONTEXT		"UST_CONTEXT"	/* UST_CONTEXT_NAME_* */
+#define UST_ENV_SESSION_CLOCK	"UST_SESSION_CLOCK" /* set by ust record */
+#define UST_ENV_SUMMARY_DIR	"UST_SUMMARY_DIR"   /* set by ust record */
+#define UST_ENV_CONSUMERD	"UST_CONSUMERD"	/* another ust-consumerd */
+
+/* What the `ust` command reads (tests and uninstalled builds). */
+#define UST_ENV_KERNELD		"UST_KERNELD"	/* another ust-kerneld */
+#define UST_ENV_CYG_PROFILE_LIB	"UST_CYG_PROFILE_LIB" /* another preload library */
+
+/* What ust-kerneld reads (tests: tracefs mounted elsewhere). */
+#define UST_ENV_TRACEFS		"UST_TRACEFS"
+
+/* The values of UST_MODE. */
+#define UST_MODE_NAME_DISCARD	"discard"
+#define UST_MODE_NAME_OVERWRITE	"overwrite"
+#define UST_MODE_NAME_BLOCK	"block"		/* discard, writers wait */
+#define UST_MODE_NAME_FLIGHT	"flight"
+
+/* The values of UST_CONTEXT. */
+#define UST_CONTEXT_NAME_TID	"tid"
+#define UST_CONTEXT_NAME_NONE	"none"
+
+/* Where traces go when UST_OUTPUT is not set; shared by every user. */
+#define UST_DEFAULT_OUTPUT	"/tmp/ltt-usertrace"
+
+#endif /* UST_ABI_ENV_H */

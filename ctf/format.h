@@ -1,0 +1,145 @@
+/*
+ * ctf/format.h - the CTF packet and event record as libust writes them in
+ * the ring buffer and as they go to disk: packet header and context, the
+ * event header encoding, and the byte helpers every reader uses.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-only
+ *
+ * Header only: libust encodes records with it on the hot path, the
+ * consumer and ust-kerneld write packets with it, shm/packet.c walks
+ * them.  The TSDL that declares these layouts is ctf/tsdl.c (trace
+ * packet header and packet context) and the consumer's metadata.c
+ * (event header and context); both must match this file byte for byte.
+ * Everything is little endian (x86-64 only).
+ */
+#ifndef UST_CTF_FORMAT_H
+#define UST_CTF_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define UST_CTF_MAGIC		0xC1FC1FC1u
+
+/*
+ * Start of every packet (sub-buffer), packed, little endian.  The metadata
+ * declares exactly these fields, in this order, with 8-bit alignment.
+ */
+struct ust_packet_header {
+	/* trace.packet.header */
+	uint32_t magic;			/* UST_CTF_MAGIC */
+	uint8_t uuid[16];
+	uint32_t stream_id;
+	uint64_t stream_instance_id;	/* the CPU */
+	/* stream.packet.context */
+	uint64_t timestamp_begin;
+	uint64_t packet_seq_num;	/* free-running sub-buffer number */
+	uint32_t cpu_id;
+	/* closing fields, filled when the packet is closed (I5) */
+	uint64_t timestamp_end;
+	uint64_t content_size;		/* bits, headers included */
+	uint64_t packet_size;		/* bits; the consumer rounds content */
+	uint64_t events_discarded;	/* cumulative lost records of the buffer (I7) */
+} __attribute__((packed));
+
+/* The closing fields, as one block (copied in by the closing writer). */
+struct ust_packet_close {
+	uint64_t timestamp_end;
+	uint64_t content_size;
+	uint64_t packet_size;
+	uint64_t events_discarded;
+} __attribute__((packed));
+
+#define UST_PACKET_HEADER_SIZE	sizeof(struct ust_packet_header)
+#define UST_PACKET_OFF(field)	offsetof(struct ust_packet_header, field)
+#define UST_PACKET_CLOSE_OFFSET	UST_PACKET_OFF(timestamp_end)
+
+/*
+ * Event record: header, stream event context, payload, all byte aligned.
+ *
+ * Compact header (4 bytes, little endian word):
+ *	bits 0..4	event id (0..30)
+ *	bits 5..31	low 27 bits of the timestamp
+ * Extended header (13 bytes), used when id > 30 or when the timestamp is
+ * not within 2^27 ticks after the previous record's (the reader assumes
+ * at most one wrap of the 27 bits):
+ *	byte 0		31 (3 high bits zero)
+ *	bytes 1..4	uint32 id
+ *	bytes 5..12	uint64 timestamp
+ * Stream event context (the channel's event_context, abi/shm.h): int32
+ * vtid with UST_CONTEXT_TID, nothing with UST_CONTEXT_NONE.
+ */
+#define UST_EV_COMPACT_ID_MAX	30u
+#define UST_EV_EXTENDED		31u
+#define UST_EV_TS_BITS		27u
+#define UST_EV_COMPACT_SIZE	4u
+#define UST_EV_EXTENDED_SIZE	13u
+#define UST_EV_CONTEXT_SIZE	4u
+#define UST_EV_HEADER_MAX	(UST_EV_EXTENDED_SIZE + UST_EV_CONTEXT_SIZE)
+
+/* Bytes of stream event context in each record of a channel. */
+static inline size_t ust_ev_context_size(uint32_t event_context)
+{
+	return event_context == 1 /* UST_CONTEXT_NONE */ ? 0 : UST_EV_CONTEXT_SIZE;
+}
+
+/*
+ * Encode the event header and context of a record with event `id` and
+ * timestamp `ts`, the previous record (or packet start) being at
+ * `last_ts` (I4), into `h` (UST_EV_HEADER_MAX bytes).  The vtid is always
+ * stored after the header; `ctx_size` (ust_ev_context_size()) says
+ * whether it counts, so the writer needs no branch.  Returns the size
+ * used.
+ */
+static inline size_t ust_ev_header_encode_ctx(uint8_t *h, uint32_t id,
+					      uint64_t ts, uint64_t last_ts,
+					      int32_t vtid, size_t ctx_size)
+{
+	size_t n;
+
+	if (id <= UST_EV_COMPACT_ID_MAX &&
+	    ts - last_ts < (1ull << UST_EV_TS_BITS)) {
+		uint32_t word = id | (uint32_t)(ts << 5);
+
+		__builtin_memcpy(h, &word, 4);
+		n = UST_EV_COMPACT_SIZE;
+	} else {
+		h[0] = UST_EV_EXTENDED;
+		__builtin_memcpy(h + 1, &id, 4);
+		__builtin_memcpy(h + 5, &ts, 8);
+		n = UST_EV_EXTENDED_SIZE;
+	}
+	__builtin_memcpy(h + n, &vtid, 4);
+	return n + ctx_size;
+}
+
+/* The same for a channel whose records carry the vtid. */
+static inline size_t ust_ev_header_encode(uint8_t *h, uint32_t id, uint64_t ts,
+					  uint64_t last_ts, int32_t vtid)
+{
+	return ust_ev_header_encode_ctx(h, id, ts, last_ts, vtid,
+					UST_EV_CONTEXT_SIZE);
+}
+
+/* Little-endian fields of packets and records, at any alignment. */
+static inline uint32_t ust_get_le32(const uint8_t *p)
+{
+	uint32_t v;
+
+	__builtin_memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline uint64_t ust_get_le64(const uint8_t *p)
+{
+	uint64_t v;
+
+	__builtin_memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline void ust_put_le64(uint8_t *p, uint64_t v)
+{
+	__builtin_memcpy(p, &v, sizeof(v));
+}
+
+#endif /* UST_CTF_FORMAT_H */
