@@ -2,7 +2,7 @@
  * calltrack.h - the call stacks of traced threads, rebuilt from the
  * function-tracing events (ust_cyg_profile:func_entry / func_exit,
  * doc/functions.md), with function names resolved from each process's
- * statedump events (reader/symbols.h).  What `ust report --functions`,
+ * statedump events (analysis/symbols.h).  What `ust report --functions`,
  * `ust export` (folded, chrome) and the tests' funcs tool share.
  *
  * SPDX-License-Identifier: GPL-2.0-only

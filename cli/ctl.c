@@ -302,7 +302,7 @@ static int add_rule(struct ctl_process *p, const struct ctl_args *a)
 	memcpy(rule->pattern, a->pattern, strlen(a->pattern));
 	rule->enable = a->action == CTL_ENABLE;
 	/*
-	 * Release: the rule's bytes before the count.  Partner: the acquire
+	 * I12, release: the rule's bytes before the count.  Partner: the acquire
 	 * load of a fork child that copies the rules without the lock
 	 * (ust_registry_inherit_control() in libust/registry.c).
 	 */
@@ -380,7 +380,7 @@ static int ctl_locked(struct ctl_process *p, const struct ctl_args *a)
 		return -1;
 	if (a->action == CTL_STOP || a->action == CTL_START) {
 		stopped = a->action == CTL_STOP;
-		/* Relaxed: a fork child reads it without the lock, alone. */
+		/* I12, relaxed: a fork child reads it without the lock, alone. */
 		__atomic_store_n(&p->area->stopped, stopped, __ATOMIC_RELAXED);
 	}
 	if (apply(p, a, stopped, &on))

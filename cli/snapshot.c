@@ -6,7 +6,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * The request goes through the shared memory header's request block
- * (common/shm-abi.h, struct ust_flight, which has the protocol): claim
+ * (abi/shm.h, struct ust_flight, which has the protocol): claim
  * it, fill it, freeze the flight channel, publish; the consumer answers
  * at its next tick (doc/flight-recorder.md).  The wait is bounded.
  */
@@ -108,11 +108,11 @@ static int request_wait(struct ust_flight *f, uint32_t done, uint64_t deadline)
 {
 	uint32_t pending = UST_FLIGHT_PENDING;
 
-	/* Acquire: pairs with the consumer's release of `done` after the result. */
+	/* I10, acquire: pairs with the consumer's release of `done` after the result. */
 	while (__atomic_load_n(&f->done, __ATOMIC_ACQUIRE) == done) {
 		if (past(deadline)) {
 			/*
-			 * Acq-rel, partner: the consumer's acquire load of
+			 * I10, acq-rel, partner: the consumer's acquire load of
 			 * PENDING (consumer/snapshot.c, flight_poll()).  The
 			 * state has no "being served" value, so this also
 			 * succeeds against a consumer that is still copying:

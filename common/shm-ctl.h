@@ -1,6 +1,6 @@
 /*
  * shm-ctl.h - the runtime control area of the shared memory (struct
- * ust_ctl_area in shm-abi.h), as libust and the `ust ctl` / `ust list`
+ * ust_ctl_area in abi/control.h), as libust and the `ust ctl` / `ust list`
  * commands both use it (doc/control.md).
  *
  * SPDX-License-Identifier: LGPL-2.1-only
@@ -16,7 +16,7 @@
 
 /*
  * flock(`how`: LOCK_EX or LOCK_SH) on the memfd `fd`, the lock that
- * orders everything in the control area (shm-abi.h); the kernel drops it
+ * orders everything in the control area (abi/control.h, I12); the kernel drops it
  * if its holder dies.  Returns 0 or -errno.
  */
 int ust_ctl_lock(int fd, int how);

@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * One consumer serves one traced process: it maps the process's shared
- * memory (common/shm-map.c), creates the trace directory (output.c), writes
+ * memory (shm/map.c), creates the trace directory (output.c), writes
  * the metadata and follows the metadata log (metadata.c), and drains
  * every per-CPU buffer into one stream file each (drain.c).
  *

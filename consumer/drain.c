@@ -3,18 +3,19 @@
  *
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * Reader side of the protocol in shm-abi.h, per buffer:
+ * Reader side of the protocol of abi/shm.h (invariants I1-I8), per buffer:
  *
  *   commit.offset (free-running)   cur = offset / subbuf_size
  *   consumed      (ours)           next sub-buffer to read
  *
- *   sub-buffers [consumed, cur) are closed packets; cur is being filled.
+ *   sub-buffers [consumed, cur) are closed packets (I5); cur is being
+ *   filled.
  *
- * For each closed sub-buffer n: copy it into private memory, check that
- * no writer started reusing its slot meanwhile (overwrite mode), check
- * the copy (packet walk, sequence, cpu, time order), write it to disk
- * with packet_size cut to its content, then publish consumed = n + 1 so
- * a discard-mode writer may reuse the slot.
+ * For each closed sub-buffer n: copy it into private memory (I2), check
+ * that no writer started reusing its slot meanwhile (overwrite mode, I8),
+ * check the copy (packet walk, sequence, cpu, time order: I1), write it
+ * to disk with packet_size cut to its content, then publish consumed =
+ * n + 1 so a discard-mode writer may reuse the slot (I6).
  *
  * Overwrite mode: if cur - consumed >= subbuf_count the writer lapped
  * us; the sub-buffers it overwrote are counted as dropped and we resume
@@ -115,7 +116,7 @@ static void stream_break(struct stream *s, const char *why)
 static uint64_t commit_offset_load(const struct ust_shm_buf *buf)
 {
 	/*
-	 * Acquire: every byte below the offset we see (records, and the
+	 * I2, acquire: every byte below the offset we see (records, and the
 	 * packet headers of closed sub-buffers) is visible to our later
 	 * copy.  Pairs with the writer's 16-byte store that ends its rseq
 	 * critical section after the record stores (libust/rseq-commit.h).
@@ -128,7 +129,7 @@ static void consumed_publish(const struct consumer *c, struct stream *s)
 	struct ust_shm_buf *buf = shm_buf(&c->shm, s->chan, s->cpu);
 
 	/*
-	 * Release: our copy of the sub-buffers below `consumed` is complete
+	 * I6, release: our copy of the sub-buffers below `consumed` is complete
 	 * before a writer may reuse their slots.  Pairs with the load of
 	 * `consumed` by a discard-mode writer before it enters a sub-buffer.
 	 */
@@ -182,7 +183,7 @@ enum copy_state packet_copy_state(const struct consumer *c,
 	uint64_t cur;
 
 	/*
-	 * Acquire fence: the loads of the copy are done before the loads
+	 * I8, acquire fence: the loads of the copy are done before the loads
 	 * below (seqlock-style read).  Pairs with the writer's store of
 	 * commit.offset, which follows its stores into the slot.
 	 */
@@ -354,7 +355,10 @@ static void stream_flush_partial(struct consumer *c, struct stream *s)
 		packet_corrupt(c, s, n, "last packet shorter than its header");
 		return;
 	}
-	/* Ordered after the offset by its acquire load, like the records. */
+	/*
+	 * I2: ordered after the offset by its acquire load, like the
+	 * records; I7: the loss counters, relaxed like their increments.
+	 */
 	last_ts = __atomic_load_n(&buf->commit.last_ts, __ATOMIC_RELAXED);
 	lost = __atomic_load_n(&buf->lost_full, __ATOMIC_RELAXED) +
 	       __atomic_load_n(&buf->lost_big, __ATOMIC_RELAXED);

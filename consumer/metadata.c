@@ -10,7 +10,7 @@
  * appended to the file, and its payload layout goes into the channel's
  * layout table so the drain can check records of that event.
  *
- * The declarations below mirror shm-abi.h byte for byte: the packet
+ * The declarations below mirror ctf/format.h byte for byte: the packet
  * header and context are struct ust_packet_header, the event header is
  * the compact/extended header.  Every integer is byte aligned except
  * the 5-bit id and 27-bit timestamp of the compact header, which share
@@ -398,6 +398,7 @@ static void meta_report_dropped(struct consumer *c)
 {
 	uint64_t dropped;
 
+	/* I1: a counter for a message only, relaxed. */
 	dropped = __atomic_load_n(&shm_header(&c->shm)->meta_dropped, __ATOMIC_RELAXED);
 	if (dropped > c->meta_dropped) {
 		fprintf(stderr, CONSUMER_NAME ": %" PRIu64 " event classes did not fit in the metadata log\n",
@@ -463,7 +464,7 @@ void metadata_update(struct consumer *c)
 	if (c->meta_broken)
 		return;
 	/*
-	 * Acquire: the entries below `used` are complete before we read
+	 * I9, acquire: the entries below `used` are complete before we read
 	 * them.  Pairs with libust's store-release of meta_used after it
 	 * appended an entry under its registry lock.
 	 */

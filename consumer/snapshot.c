@@ -4,7 +4,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * Requests come through the header's struct ust_flight (shm-abi.h, which
+ * Requests come through the header's struct ust_flight (abi/flight.h, which
  * has the protocol): ust_trigger() in the process, or `ust snapshot PID`.
  * The consumer sees a pending request at its next tick (flight_poll),
  * and, when the process ends, a pending request and the cause of death
@@ -239,7 +239,10 @@ static size_t slot_take(struct snapshot *snap, struct snap_stream *ss,
 	}
 	if (!partial)
 		return len;
-	/* After the offset (acquire in the caller): covers every copied record. */
+	/*
+	 * I2: after the offset (acquire in the caller), so it covers every
+	 * copied record; I7: the loss counters, relaxed like their increments.
+	 */
 	ust_put_le64(c->scratch + UST_PACKET_OFF(timestamp_end),
 		 __atomic_load_n(&buf->commit.last_ts, __ATOMIC_RELAXED));
 	ust_put_le64(c->scratch + UST_PACKET_OFF(content_size), used * 8);
@@ -262,7 +265,7 @@ static void snap_ring(struct snapshot *snap, struct snap_stream *ss, bool window
 	size_t len;
 
 	/*
-	 * Acquire: the records below the offset are visible to our copy.
+	 * I2, acquire: the records below the offset are visible to our copy.
 	 * Pairs with the writer's commit store (libust/rseq-commit.h).
 	 */
 	off = __atomic_load_n(&buf->commit.offset, __ATOMIC_ACQUIRE);
@@ -297,7 +300,7 @@ static uint64_t flight_start(const struct consumer *c, uint64_t cut_ts)
 		if (s->broken || ci->mode != UST_MODE_FLIGHT)
 			continue;
 		off = __atomic_load_n(&shm_buf(&c->shm, s->chan, s->cpu)->commit.offset,
-				      __ATOMIC_ACQUIRE);	/* as in snap_ring() */
+				      __ATOMIC_ACQUIRE);	/* I2, as in snap_ring() */
 		cur = off >> ci->subbuf_shift;
 		if (cur + 1 <= ci->subbuf_count)
 			continue;	/* never overwritten: whole history */
@@ -508,7 +511,7 @@ static void request_serve(struct consumer *c, struct ust_flight *f)
 	memcpy(f->path, path, sizeof(f->path));
 	f->result = ret;
 	/*
-	 * Release, in this order: our copies are done before a writer
+	 * I10 and I11, release, in this order: our copies are done before a writer
 	 * reuses a slot (partner: the writers' acquire load of `frozen` in
 	 * buffer_switch); the result before `done` (partner: the waiter's
 	 * acquire load of `done`, cli/snapshot.c); all of it before the next
@@ -523,7 +526,7 @@ void flight_poll(struct consumer *c)
 {
 	struct ust_flight *f = &((struct ust_shm_header *)c->shm.base)->flight;
 
-	/* Acquire: pairs with the requester's store-release of PENDING. */
+	/* I10, acquire: pairs with the requester's store-release of PENDING. */
 	if (__atomic_load_n(&f->state, __ATOMIC_ACQUIRE) == UST_FLIGHT_PENDING)
 		request_serve(c, f);
 }

@@ -1,5 +1,5 @@
 /*
- * ctf-tsdl.c - TSDL text shared by every trace of a session.
+ * ctf/tsdl.c - TSDL text shared by every trace of a session.
  *
  * SPDX-License-Identifier: LGPL-2.1-only
  *

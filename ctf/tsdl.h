@@ -1,5 +1,5 @@
 /*
- * ctf-tsdl.h - the TSDL text that every trace of a session shares: the
+ * ctf/tsdl.h - the TSDL text that every trace of a session shares: the
  * integer types and trace block (packet header), the clock block and
  * the packet context.  The consumer (user-space traces) and ust-kerneld
  * (the kernel trace) both write them from here, so the clock block of
@@ -9,7 +9,7 @@
  * SPDX-License-Identifier: LGPL-2.1-only
  *
  * The packet header and context describe struct ust_packet_header
- * (shm-abi.h) byte for byte.
+ * (ctf/format.h) byte for byte.
  */
 #ifndef UST_CTF_TSDL_H
 #define UST_CTF_TSDL_H
@@ -28,7 +28,7 @@ void ust_tsdl_prelude(FILE *f, const char *trace_uuid);
  */
 void ust_tsdl_clock(FILE *f, const struct ust_clock *clk);
 
-/* `struct packet_context`, the context of every packet (shm-abi.h). */
+/* `struct packet_context`, the context of every packet (ctf/format.h). */
 void ust_tsdl_packet_context(FILE *f);
 
 /* Make `s` safe inside a TSDL string literal: printable, no '"' or '\'. */

@@ -25,7 +25,7 @@
  * The library also turns on libust's statedump of loaded objects
  * (statedump.c) and interposes dlopen()/dlclose() so that libraries
  * loaded later are described too: addresses then resolve to symbols
- * offline (reader/symbols.c).
+ * offline (analysis/symbols.c).
  */
 #include <dlfcn.h>
 #include <stdint.h>
@@ -90,7 +90,9 @@ static int (*real_dlclose)(void *);
 
 static NO_HOOK void find_real(void)
 {
+	/* Acquire: pairs with the store-release of real_dlopen below. */
 	if (!__atomic_load_n(&real_dlopen, __ATOMIC_ACQUIRE)) {
+		/* Release: as real_dlopen's; any thread may look them up. */
 		__atomic_store_n(&real_dlclose,
 				 (int (*)(void *))dlsym(RTLD_NEXT, "dlclose"),
 				 __ATOMIC_RELEASE);

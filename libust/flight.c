@@ -14,7 +14,7 @@
  * registered in flight mode only, so other sessions' event ids do not
  * change) and then asks the
  * consumer for a snapshot through the request block of the shared
- * memory header (shm-abi.h, struct ust_flight), with the trigger's own
+ * memory header (abi/flight.h, struct ust_flight), with the trigger's own
  * timestamp as the cut: the snapshot ends exactly with that event, on
  * its stream.  Nothing here is on the event path.
  */
@@ -77,7 +77,7 @@ void ust_flight_session_started(struct ust_session *s)
 
 UST_EXPORT int ust_trigger(const char *reason)
 {
-	/* Acquire: pairs with the store-release publishing the session. */
+	/* Acquire: pairs with the store-release in ust_session_publish(). */
 	struct ust_session *s = __atomic_load_n(&ust_session_current,
 						__ATOMIC_ACQUIRE);
 	struct ust_seg seg;

@@ -110,7 +110,7 @@ static int meta_append(struct ust_session *s, const char *name,
 	memcpy(dst, desc, desc_len);
 	memcpy(dst + desc_len, fac_desc, me.desc_len - desc_len);
 	/*
-	 * Release: the entry's bytes before the new length.  Pairs with the
+	 * I9, release: the entry's bytes before the new length.  Pairs with the
 	 * consumer's acquire load of meta_used before it reads entries.
 	 */
 	__atomic_store_n(&h->meta_used, used + size, __ATOMIC_RELEASE);
@@ -118,7 +118,7 @@ static int meta_append(struct ust_session *s, const char *name,
 }
 
 /*
- * Publish `ev` in the runtime control area (shm-abi.h) and return whether
+ * Publish `ev` in the runtime control area (abi/control.h) and return whether
  * it is wanted: UST_TRACE's choice, then every `ust ctl` rule that
  * matches, so a provider registered late follows what ust ctl set.  An
  * event whose id or name does not fit the area follows UST_TRACE and the
@@ -165,13 +165,15 @@ static void event_attach(struct ust_session *s, const struct ust_provider *p,
 	on = ctl_publish(s, name, ev, described) && described &&
 	     !s->ctl->stopped;
 	/*
-	 * After the metadata entry is published (release in meta_append).
-	 * Relaxed: partner of the call sites' UST_EVENT_ENABLED.
+	 * After the metadata entry is published (I9, release in
+	 * meta_append), so the consumer can decode the event's first record.
+	 * Relaxed: partner of the call sites' UST_EVENT_ENABLED; under the
+	 * control lock (I12), as ust ctl's writes of the same word.
 	 */
 	__atomic_store_n(&ev->enabled, on ? 1 : 0, __ATOMIC_RELAXED);
 }
 
-/* Attach the provider's events, under the control lock (shm-abi.h). */
+/* Attach the provider's events, under the control lock (I12, abi/control.h). */
 static void provider_attach(struct ust_session *s, struct ust_provider *p)
 {
 	uint32_t i;
@@ -197,6 +199,7 @@ static void provider_detach(struct ust_session *s, struct ust_provider *p)
 	for (i = 0; i < p->nr_events; i++) {
 		struct ust_event_desc *ev = p->events[i];
 
+		/* I12: under the lock, relaxed as in provider_attach(). */
 		__atomic_store_n(&ev->enabled, 0, __ATOMIC_RELAXED);
 		if (s && ev->id < UST_CTL_MAX_EVENTS) {
 			s->ctl->events[ev->id].flags = 0;
@@ -244,6 +247,7 @@ UST_EXPORT int ust_provider_register(struct ust_provider *p)
 	}
 	cds_list_add_tail(provider_node(p), &providers);
 	p->registered = 1;
+	/* Acquire: pairs with the store-release in ust_session_publish(). */
 	s = __atomic_load_n(&ust_session_current, __ATOMIC_ACQUIRE);
 	if (s)
 		provider_attach(s, p);
@@ -263,6 +267,7 @@ UST_EXPORT void ust_provider_unregister(struct ust_provider *p)
 		return;
 	ust_registry_lock();
 	if (p->registered) {
+		/* Acquire: as in ust_provider_register(). */
 		provider_detach(__atomic_load_n(&ust_session_current,
 						__ATOMIC_ACQUIRE), p);
 		cds_list_del(provider_node(p));
@@ -284,11 +289,13 @@ UST_EXPORT void ust_provider_unregister(struct ust_provider *p)
 void ust_registry_inherit_control(struct ust_session *s,
 				  const struct ust_session *old)
 {
+	/* I12, acquire: pairs with ust ctl's store-release of nr_rules. */
 	uint32_t n = __atomic_load_n(&old->ctl->nr_rules, __ATOMIC_ACQUIRE);
 
 	n = n < UST_CTL_MAX_RULES ? n : UST_CTL_MAX_RULES;
 	memcpy(s->ctl->rules, old->ctl->rules, n * sizeof(s->ctl->rules[0]));
 	s->ctl->nr_rules = n;
+	/* I12, relaxed: a flag, as ust ctl stores it. */
 	s->ctl->stopped = __atomic_load_n(&old->ctl->stopped, __ATOMIC_RELAXED);
 }
 

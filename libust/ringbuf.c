@@ -3,39 +3,26 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-only
  *
- * Each (channel, CPU) buffer is `subbuf_count` sub-buffers of
- * `subbuf_size` bytes; each sub-buffer is one CTF packet.  Positions are
- * free-running byte counts: position p is at data offset p % buf_size, in
- * sub-buffer number p / subbuf_size.
+ * The layout and the invariants I1-I12 this file keeps are in abi/shm.h;
+ * the reader side is consumer/drain.c, the narrative doc/ring-buffer.md.
  *
- * Writing a record (ust_event_write):
- *   read the CPU from the rseq area, the buffer's committed {offset,
- *   last_ts}, then the clock; build the event header (compact when the id
- *   fits and the timestamp is within 2^27 ticks of last_ts, as a CTF
- *   reader rebuilds it, else extended); if the record fits in the current
- *   sub-buffer, copy it and commit in one restartable sequence
- *   (rseq-commit.h).  Any preemption, migration or signal in between makes
- *   the sequence abort, and the writer starts again from the top, reading
- *   a fresh offset and timestamp.  Hence, within a buffer, records are
- *   committed in timestamp order and every committed byte is complete.
+ * Writing a record (ust_event_write): read the CPU from the rseq area,
+ * the buffer's committed {offset, last_ts}, then the clock; build the
+ * event header against last_ts (I4, ctf/format.h); if the record fits in
+ * the current sub-buffer, copy it and commit in one restartable sequence
+ * (rseq-commit.h: I2, I3).  Any preemption, migration or signal in
+ * between aborts the sequence, and the writer starts again from the top
+ * with a fresh offset and timestamp.
  *
  * Switching sub-buffers (buffer_switch): the record does not fit, so in
- * one restartable sequence the writer fills the closing fields of the
- * current packet (end timestamp, content size, cumulative lost count),
- * writes the header of the next packet, and commits an offset just past
- * that header with last_ts = the packet's timestamp_begin, which is
- * exactly where a CTF reader restarts its clock.  In discard mode it first
- * checks that the consumer has released the next sub-buffer; if not, the
- * record is refused and counted in lost_full (in blocking mode the writer
- * first sleeps until the consumer releases it: wait_for_consumer()).  In
- * overwrite mode it never
- * waits; the consumer detects the lap.  In flight mode (overwrite, not
- * streamed) it refuses the switch, counting the record in lost_full,
- * while a snapshot request has the channel frozen (flight.c).
- *
- * Lost records are counted with atomic increments on the buffer they were
- * meant for (rare path), and every switch snapshots the running total into
- * the closing packet, so records attempted = records committed + lost.
+ * one restartable sequence the writer closes the current packet and
+ * opens the next one (I5), committing an offset just past the new header
+ * with last_ts = its timestamp_begin, exactly where a CTF reader restarts
+ * its clock.  Discard mode first checks that the consumer released the
+ * next sub-buffer (I6), else the record is refused and counted (I7);
+ * blocking mode first waits for that (wait_for_consumer()); overwrite
+ * mode never waits (the consumer detects laps, I8); flight mode refuses
+ * the switch while a snapshot has the channel frozen (I11).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -108,11 +95,20 @@ static inline struct rseq *thread_rseq(void)
 	return own_rseq_register();
 }
 
+/*
+ * A word of this CPU's control block that only writers on this CPU store
+ * (I3): a relaxed load, checked again inside the restartable sequence.
+ */
 static inline uint64_t load_relaxed(const uint64_t *p)
 {
 	return __atomic_load_n(p, __ATOMIC_RELAXED);
 }
 
+/*
+ * I7: a refused record, counted once.  Relaxed: writers of every CPU add
+ * here; the count reaches the consumer through the next packet close
+ * (I5) or its own relaxed load at the final flush, never as a signal.
+ */
 static void count_lost(uint64_t *counter)
 {
 	__atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
@@ -152,12 +148,6 @@ void ust_ringbuf_init_buffer(struct ust_session *s, struct ust_channel *ch,
 }
 
 /*
- * Close the packet holding position `off` and open the next one.  Returns
- * 0 when the switch was committed (or another writer's switch made it
- * moot: the caller retries either way), -ENOBUFS when discard mode found
- * no free sub-buffer (the record was counted lost).
- */
-/*
  * Blocking mode (UST_MODE=block): the next sub-buffer is not consumed
  * yet, so sleep until the consumer releases one, outside any restartable
  * sequence (the caller retries from the top, maybe on another CPU).  This
@@ -176,12 +166,13 @@ static int wait_for_consumer(struct ust_channel *ch, struct ust_shm_buf *buf,
 	struct timespec pause = { 0, UST_BLOCK_PAUSE_NS };
 	uint64_t waited;
 
+	/* Relaxed: `stalled` is a process-local hint shared by the writers. */
 	if (__atomic_load_n(&ch->stalled, __ATOMIC_RELAXED))
 		return -1;
 	for (waited = 0; waited < UST_BLOCK_TIMEOUT_NS;
 	     waited += UST_BLOCK_PAUSE_NS) {
 		nanosleep(&pause, NULL);
-		/* Acquire: as in buffer_switch(), pairs with the consumer's release. */
+		/* I6, acquire: as in buffer_switch(); partner: the consumer's release. */
 		if (__atomic_load_n(&buf->consumed, __ATOMIC_ACQUIRE) != consumed)
 			return 0;
 	}
@@ -189,6 +180,12 @@ static int wait_for_consumer(struct ust_channel *ch, struct ust_shm_buf *buf,
 	return -1;
 }
 
+/*
+ * Close the packet holding position `off` and open the next one.  Returns
+ * 0 when the switch was committed (or another writer's switch made it
+ * moot: the caller retries either way), -ENOBUFS when discard mode found
+ * no free sub-buffer (the record was counted lost).
+ */
 static int buffer_switch(const struct ust_session *s,
 			 struct ust_channel *ch, struct ust_shm_buf *buf,
 			 uint8_t *data, struct rseq *rs, uint32_t cpu,
@@ -203,9 +200,10 @@ static int buffer_switch(const struct ust_session *s,
 
 	if (ch->mode == UST_MODE_DISCARD) {
 		/*
-		 * Acquire: pairs with the consumer's store-release of
-		 * `consumed` after it copied the sub-buffer out, so our
-		 * writes into that sub-buffer come after its reads.
+		 * I6, acquire: pairs with the consumer's store-release of
+		 * `consumed` after it copied the sub-buffer out
+		 * (consumer/drain.c), so our writes into that sub-buffer come
+		 * after its reads.
 		 */
 		uint64_t consumed = __atomic_load_n(&buf->consumed,
 						    __ATOMIC_ACQUIRE);
@@ -216,14 +214,15 @@ static int buffer_switch(const struct ust_session *s,
 			count_lost(&buf->lost_full);
 			return -ENOBUFS;
 		}
-		/* Relaxed: a hint shared by the writers; the consumer never reads it. */
+		/* Relaxed: a process-local hint; the consumer never reads it. */
 		if (__builtin_expect(__atomic_load_n(&ch->stalled, __ATOMIC_RELAXED), 0))
 			__atomic_store_n(&ch->stalled, 0, __ATOMIC_RELAXED);
 	} else if (ch->mode == UST_MODE_FLIGHT &&
 		   /*
-		    * Acquire: pairs with the consumer's store-release of
-		    * frozen = 0 after it copied the buffers, so our writes
-		    * into the next slot come after its reads of it.
+		    * I11, acquire: pairs with the consumer's store-release of
+		    * frozen = 0 after it copied the buffers
+		    * (consumer/snapshot.c), so our writes into the next slot
+		    * come after its reads of it.
 		    */
 		   __atomic_load_n(&s->hdr->flight.frozen, __ATOMIC_ACQUIRE)) {
 		count_lost(&buf->lost_full);
@@ -233,8 +232,9 @@ static int buffer_switch(const struct ust_session *s,
 	close.timestamp_end = ts;
 	close.content_size = (off - old_start) * 8;
 	close.packet_size = (uint64_t)ch->subbuf_size * 8;
-	close.events_discarded = load_relaxed(&buf->lost_full) +
-				 load_relaxed(&buf->lost_big);
+	/* I7: the running total, relaxed like the increments. */
+	close.events_discarded = __atomic_load_n(&buf->lost_full, __ATOMIC_RELAXED) +
+				 __atomic_load_n(&buf->lost_big, __ATOMIC_RELAXED);
 
 	plan.dst1 = data + (new_start & (ch->buf_size - 1));
 	plan.src1 = &ph;
@@ -283,6 +283,7 @@ uint64_t channel_write(struct ust_session *s, struct ust_channel *ch,
 	plan.nr_segs = nr_segs;
 
 	for (;;) {
+		/* Relaxed: the kernel's; the sequence checks it again (I3). */
 		uint32_t cpu = __atomic_load_n(&rs->cpu_id, __ATOMIC_RELAXED);
 		struct ust_shm_buf *buf;
 		uint8_t *data;
@@ -336,7 +337,10 @@ void ust_event_write(struct ust_event_desc *event,
 		     const struct ust_seg *segs, unsigned int nr_segs,
 		     size_t payload_size)
 {
-	/* Acquire: pairs with the store-release publishing the session. */
+	/*
+	 * Acquire: pairs with the store-release publishing the session
+	 * (ust_session_publish()), so its buffers are initialised.
+	 */
 	struct ust_session *s = __atomic_load_n(&ust_session_current,
 						__ATOMIC_ACQUIRE);
 
@@ -360,7 +364,10 @@ void ust_state_event_write(struct ust_event_desc *event,
 			   const struct ust_seg *segs, unsigned int nr_segs,
 			   size_t payload_size)
 {
-	/* Acquire: pairs with the store-release publishing the session. */
+	/*
+	 * Acquire: pairs with the store-release publishing the session
+	 * (ust_session_publish()), so its buffers are initialised.
+	 */
 	struct ust_session *s = __atomic_load_n(&ust_session_current,
 						__ATOMIC_ACQUIRE);
 

@@ -4,8 +4,8 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-only
  *
- * Why rseq: a per-CPU buffer is written only by threads running on that
- * CPU.  A restartable sequence (rseq(2)) is a block of instructions the
+ * How invariants I2 and I3 of abi/shm.h are kept.  Why rseq: a per-CPU
+ * buffer is written only by threads running on that CPU.  A restartable sequence (rseq(2)) is a block of instructions the
  * kernel aborts, by moving the instruction pointer to an abort handler,
  * whenever the thread is preempted, migrated or interrupted by a signal
  * inside it.  So a block that
@@ -24,8 +24,9 @@
  * interrupted writer retry.
  *
  * The commit store (step 4) is a 16-byte `movdqa`, a single instruction,
- * so the pair can never be half written as seen from this CPU.  Its
- * partner is the consumer's acquire load of `offset` (consumer/drain.c):
+ * so the pair can never be half written as seen from this CPU.  It is
+ * I2's release: its partner is the consumer's acquire load of `offset`
+ * (consumer/drain.c, consumer/snapshot.c):
  * on x86-64 stores become visible in program order, so a consumer that
  * sees the new offset also sees the record bytes copied before it.
  *

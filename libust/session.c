@@ -5,7 +5,7 @@
  *
  * Without UST_TRACE the constructor returns after one getenv(): no file,
  * thread, process or mapping.  With it, the constructor lays out a memfd
- * (common/shm-abi.h), opens packet 0 of every buffer, starts
+ * (abi/shm.h), opens packet 0 of every buffer, starts
  * ust-consumerd as a sibling of the program (clone with CLONE_PARENT:
  * never a child the program could wait() for, and nothing to wait for;
  * spawn_consumer() says when it detaches with a double fork instead),
@@ -478,7 +478,7 @@ struct ust_session *ust_session_create(const struct ust_config *cfg,
 	/*
 	 * Kept open (close-on-exec): `ust snapshot`, `ust ctl` and `ust
 	 * list PID` find the shared memory through /proc/PID/fd
-	 * (common/shm-attach.c); `ust ctl` also locks it (registry.c).
+	 * (shm/attach.c); `ust ctl` also locks it (registry.c).
 	 */
 	s->shm_fd = fd;
 	if (ret) {
@@ -493,7 +493,11 @@ struct ust_session *ust_session_create(const struct ust_config *cfg,
 /* Make `s` the session writers use; NULL stops tracing. */
 void ust_session_publish(struct ust_session *s)
 {
-	/* Release: the buffers' initialisation before the pointer. */
+	/*
+	 * Release: the mapping's initialisation (every buffer's packet 0,
+	 * the channel table) before the pointer.  Partner: the writers'
+	 * acquire load (ringbuf.c, flight.c, registry.c).
+	 */
 	__atomic_store_n(&ust_session_current, s, __ATOMIC_RELEASE);
 	if (s) {
 		ust_registry_session_started(s);
@@ -520,6 +524,7 @@ static void atfork_child(void)
 {
 	struct ust_session *old = ust_session_current, *s;
 
+	/* Relaxed: the child has one thread; NULL publishes nothing. */
 	__atomic_store_n(&ust_session_current, NULL, __ATOMIC_RELAXED);
 	ust_thread_forget();
 	ust_registry_unlock();
@@ -533,6 +538,7 @@ static void atfork_child(void)
 
 UST_EXPORT int ust_tracing_active(void)
 {
+	/* Relaxed: a yes or no; nothing is read through the pointer. */
 	return __atomic_load_n(&ust_session_current, __ATOMIC_RELAXED) != NULL;
 }
 

@@ -3,7 +3,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-only
  *
- * A session is the shared mapping (common/shm-abi.h) plus the process's
+ * A session is the shared mapping (abi/shm.h) plus the process's
  * private, read-only-after-setup description of it.  `ust_session_current`
  * is NULL when the process does not trace; it is published with a
  * store-release once the mapping is fully initialised, and writers load

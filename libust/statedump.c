@@ -447,6 +447,11 @@ static int statedump_wanted;
 
 UST_EXPORT void ust_statedump_enable(void)
 {
+	/*
+	 * Process-local: one caller registers the providers.  Acq-rel,
+	 * partner: the acquire loads below, so a thread that sees the flag
+	 * sees the providers registered.
+	 */
 	if (__atomic_exchange_n(&statedump_wanted, 1, __ATOMIC_ACQ_REL))
 		return;
 	ust_provider_register(&statedump_provider);
@@ -459,6 +464,7 @@ void ust_statedump_run(void)
 {
 	struct walk *w;
 
+	/* Acquire: pairs with ust_statedump_enable()'s exchange. */
 	if (!__atomic_load_n(&statedump_wanted, __ATOMIC_ACQUIRE) ||
 	    !ust_tracing_active())
 		return;
@@ -485,6 +491,7 @@ void ust_statedump_run(void)
  */
 void ust_statedump_thread_renamed(pthread_t thread, const char *name)
 {
+	/* Acquire: pairs with ust_statedump_enable()'s exchange. */
 	if (!__atomic_load_n(&statedump_wanted, __ATOMIC_ACQUIRE) ||
 	    !ust_tracing_active() || !UST_EVENT_ENABLED(&ev_thread_name))
 		return;

@@ -1,5 +1,5 @@
 /*
- * shm-attach.c - find and map the shared memory of a running traced
+ * shm/attach.c - find and map the shared memory of a running traced
  * process from outside it (`ust snapshot`, `ust ctl`, `ust list PID`).
  *
  * SPDX-License-Identifier: LGPL-2.1-only

@@ -1,5 +1,5 @@
 /*
- * shm-map.c - map a traced process's shared memory and validate it.
+ * shm/map.c - map a traced process's shared memory and validate it.
  *
  * SPDX-License-Identifier: LGPL-2.1-only
  *
@@ -271,7 +271,7 @@ struct ust_ctl_area *shm_ctl_area(const struct shm_map *m, char *err,
 				  size_t errlen)
 {
 	const struct ust_shm_header *h = shm_header(m);
-	/* Read once: the process may rewrite its header at any time. */
+	/* I1: read once; the process may rewrite its header at any time. */
 	uint64_t off = __atomic_load_n(&h->ctl_offset, __ATOMIC_RELAXED);
 	uint64_t size = __atomic_load_n(&h->ctl_size, __ATOMIC_RELAXED);
 

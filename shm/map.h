@@ -1,5 +1,5 @@
 /*
- * shm-map.h - a traced process's shared memory, mapped and validated.
+ * shm/map.h - a traced process's shared memory, mapped and validated.
  *
  * SPDX-License-Identifier: LGPL-2.1-only
  *

@@ -3,7 +3,7 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-only
  *
- * A packet is struct ust_packet_header followed by records (shm-abi.h):
+ * A packet is struct ust_packet_header followed by records (ctf/format.h):
  * a compact (4 bytes) or extended (13 bytes) header, an int32 vtid (unless
  * the channel records no context), and a payload described by the event's layout string.  Nothing in the
  * packet is trusted: every read is checked against the content size,

@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  * The prelude, the clock block and the packet context are the session's
- * (common/ctf-tsdl.c), so the kernel trace and the user-space traces
+ * (ctf/tsdl.c), so the kernel trace and the user-space traces
  * share one clock.  Every event class is known before tracing starts,
  * so the file is written once, whole.
  *

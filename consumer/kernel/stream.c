@@ -10,7 +10,7 @@
  * to overwriting are counted (kbuffer's missed events) into the
  * stream's cumulative events_discarded.
  *
- * Packet: struct ust_packet_header (shm-abi.h), then events:
+ * Packet: struct ust_packet_header (ctf/format.h), then events:
  *	uint16 id, uint32 low timestamp bits		(compact)
  *	uint16 65535, uint32 id, uint64 timestamp	(extended)
  *	int32 tid, payload (metadata.c declares the fields)

@@ -1,5 +1,5 @@
 /*
- * check_packet.c - unit tests of common/packet.c: payload layouts and the
+ * check_packet.c - unit tests of shm/packet.c: payload layouts and the
  * packet walker, on packets crafted byte by byte.
  *
  * SPDX-License-Identifier: GPL-2.0-only
@@ -135,7 +135,7 @@ START_TEST(test_layout_size)
 }
 END_TEST
 
-/* Arrays, sequences, tags and variants (grammar in common/layout.c). */
+/* Arrays, sequences, tags and variants (grammar in shm/layout.c). */
 START_TEST(test_layout_compound_check)
 {
 	static const char *good[] = {

@@ -1,5 +1,5 @@
 /*
- * check_symbols.c - unit tests of the symbolizer (reader/symbols.c) on
+ * check_symbols.c - unit tests of the symbolizer (analysis/symbols.c) on
  * real objects: this PIE program and the shared library libcallee.so,
  * described as libust's statedump would describe them.
  *

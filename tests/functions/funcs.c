@@ -1,7 +1,7 @@
 /*
  * funcs.c - count the function entries and exits of one process's trace
  * by function name, with ust's reader and the report's call stacks
- * (cli/calltrack.h) (test tool).
+ * (analysis/calltrack.h) (test tool).
  *
  * SPDX-License-Identifier: GPL-2.0-only
  *

@@ -8,7 +8,7 @@
  * Each test records one event and compares the payload, byte for byte,
  * with the one it builds itself from the format of doc/tpgen.md; every
  * payload must also be walked to its exact end by the consumer's layout
- * walker (common/layout.c) with the event's layout string.
+ * walker (shm/layout.c) with the event's layout string.
  */
 #include <check.h>
 #include <stdint.h>
