@@ -56,7 +56,7 @@ struct ust_flight {
  * pairs with the consumer's store-release of IDLE, so the previous
  * request is done with before we overwrite its fields.
  */
-static inline bool ust_flight_claim(struct ust_flight *f)
+static inline bool ust__flight_claim(struct ust_flight *f)
 {
 	uint32_t idle = UST_FLIGHT_IDLE;
 
@@ -65,7 +65,7 @@ static inline bool ust_flight_claim(struct ust_flight *f)
 }
 
 /* Copy `src` into the fixed-size shared field `dst`, always terminated. */
-static inline void ust_flight_field_set(char *dst, size_t size, const char *src)
+static inline void ust__flight_field_set(char *dst, size_t size, const char *src)
 {
 	size_t n = strnlen(src, size - 1);
 
@@ -78,14 +78,14 @@ static inline void ust_flight_field_set(char *dst, size_t size, const char *src)
  * request.  Returns the `done` count the consumer will move past when it
  * has served it (stable while we hold the claim).
  */
-static inline uint32_t ust_flight_publish(struct ust_flight *f, uint64_t cut_ts,
+static inline uint32_t ust__flight_publish(struct ust_flight *f, uint64_t cut_ts,
 					  const char *reason, const char *out_dir)
 {
 	uint32_t done = __atomic_load_n(&f->done, __ATOMIC_RELAXED);
 
 	f->cut_ts = cut_ts;
-	ust_flight_field_set(f->reason, sizeof(f->reason), reason);
-	ust_flight_field_set(f->out_dir, sizeof(f->out_dir), out_dir);
+	ust__flight_field_set(f->reason, sizeof(f->reason), reason);
+	ust__flight_field_set(f->out_dir, sizeof(f->out_dir), out_dir);
 	/* I11: ordered before PENDING by the release below, as the fields. */
 	__atomic_store_n(&f->frozen, 1, __ATOMIC_RELAXED);
 	/* I10, release: the request's fields before the consumer reads them. */

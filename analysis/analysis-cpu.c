@@ -53,7 +53,7 @@ static int cpu_classify(void *a, const struct rd_trace *t,
 	u->classes = realloc(u->classes, (u->nr_classes + 1) * sizeof(*u->classes));
 	if (!u->classes)
 		abort();
-	switch_fields_of(ec, &u->classes[u->nr_classes]);
+	kstate_switch_fields_of(ec, &u->classes[u->nr_classes]);
 	*fields = true;
 	return (int)++u->nr_classes;
 }
@@ -79,7 +79,7 @@ static void cpu_event(void *a, struct report_ctx *c, const struct rd_msg *m,
 	struct slice s;
 
 	(void)c;
-	if (sched_switch_at(&u->cpus, m->cpu, m->ns, report_int(v, k->prev_tid, -1),
+	if (kstate_sched_switch_at(&u->cpus, m->cpu, m->ns, report_int(v, k->prev_tid, -1),
 			    report_int(v, k->next_tid, -1), &s))
 		add_slice(u, &s);
 }
@@ -186,7 +186,7 @@ static void cpu_print(void *a, struct report_ctx *c, FILE *out)
 
 	report_heading(out, "CPU usage per process (sched_switch)");
 	for (i = 0; i < KSTATE_MAX_CPUS; i++) {
-		if (sched_running(&u->cpus, i, c->last_ns, &s)) {
+		if (kstate_sched_running(&u->cpus, i, c->last_ns, &s)) {
 			nr_cpus++;
 			add_slice(u, &s);
 		}

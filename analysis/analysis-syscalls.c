@@ -70,7 +70,7 @@ static int syscalls_classify(void *a, const struct rd_trace *t,
 			     const struct rd_event_class *ec, bool *fields)
 {
 	bool entry;
-	const char *name = syscall_of(ec->name, &entry);
+	const char *name = kstate_syscall_of(ec->name, &entry);
 
 	(void)t;
 	(void)fields;
@@ -123,10 +123,10 @@ static void syscalls_event(void *a, struct report_ctx *c, const struct rd_msg *m
 
 	(void)v;
 	if (tag % 2) {
-		syscall_entered(&s->pairs, m->vtid, o.call, m->ns);
+		kstate_syscall_entered(&s->pairs, m->vtid, o.call, m->ns);
 		return;
 	}
-	if (!syscall_exited(&s->pairs, m->vtid, o.call, &o.begin)) {
+	if (!kstate_syscall_exited(&s->pairs, m->vtid, o.call, &o.begin)) {
 		s->unpaired_exits++;
 		return;
 	}
@@ -200,7 +200,7 @@ static void syscalls_print(void *a, struct report_ctx *c, FILE *out)
 	print_calls(s, out);
 	fprintf(out, "unpaired: %" PRIu64 " exits without their entry, %zu"
 		" calls not returned by the end\n", s->unpaired_exits,
-		syscalls_in_progress(&s->pairs));
+		kstate_syscalls_in_progress(&s->pairs));
 	print_worst(s, c, out);
 }
 
@@ -211,7 +211,7 @@ static void syscalls_destroy(void *a)
 
 	for (i = 0; i < s->nr_calls; i++)
 		free(s->calls[i].lat);
-	syscall_pairs_free(&s->pairs);
+	kstate_syscall_pairs_free(&s->pairs);
 	free(s->calls);
 	free(s->worst);
 	free(s);

@@ -173,10 +173,10 @@ static int chrome_classify(void *a, const struct rd_trace *t,
 	if (!report_is_kernel(t))
 		return CHROME_USER + (int)calltrack_classify(t, ec);
 	if (!strcmp(ec->name, "sched_switch")) {
-		switch_fields_of(ec, &x->sw);
+		kstate_switch_fields_of(ec, &x->sw);
 		return CHROME_SWITCH;
 	}
-	call = syscall_of(ec->name, &entry);
+	call = kstate_syscall_of(ec->name, &entry);
 	if (call) {
 		*fields = false;
 		return CHROME_SYSCALL + 2 * chrome_call(x, call) + !entry;
@@ -288,12 +288,12 @@ static void chrome_event(void *a, struct report_ctx *c, const struct rd_msg *m,
 		chrome_args(c, m->ec, v);
 	} else if (tag == CHROME_SWITCH) {
 		x->kernel = t;
-		if (sched_switch_at(&x->cpus, m->cpu, m->ns, report_int(v, x->sw.prev_tid, -1),
+		if (kstate_sched_switch_at(&x->cpus, m->cpu, m->ns, report_int(v, x->sw.prev_tid, -1),
 				    report_int(v, x->sw.next_tid, -1), &s) && s.tid > 0)
 			chrome_slice(x, c, "running", "sched", t, s.tid, s.begin, s.end);
 	} else if ((tag - CHROME_SYSCALL) % 2 == 0) {
-		syscall_entered(&x->pairs, m->vtid, (tag - CHROME_SYSCALL) / 2, m->ns);
-	} else if (syscall_exited(&x->pairs, m->vtid, (tag - CHROME_SYSCALL) / 2, &begin)) {
+		kstate_syscall_entered(&x->pairs, m->vtid, (tag - CHROME_SYSCALL) / 2, m->ns);
+	} else if (kstate_syscall_exited(&x->pairs, m->vtid, (tag - CHROME_SYSCALL) / 2, &begin)) {
 		chrome_slice(x, c, x->calls[(tag - CHROME_SYSCALL) / 2], "syscall", t,
 			     m->vtid, begin, m->ns);
 	}
@@ -323,7 +323,7 @@ static void chrome_print(void *a, struct report_ctx *c, FILE *out)
 	(void)out;
 	calltrack_finish(&x->ct, NULL);
 	for (i = 0; i < KSTATE_MAX_CPUS; i++) {
-		if (sched_running(&x->cpus, i, c->last_ns, &s) && s.tid > 0 && s.end > s.begin)
+		if (kstate_sched_running(&x->cpus, i, c->last_ns, &s) && s.tid > 0 && s.end > s.begin)
 			chrome_slice(x, c, "running", "sched", x->kernel, s.tid,
 				     s.begin, s.end);
 	}
@@ -351,7 +351,7 @@ static void chrome_destroy(void *a)
 	struct chrome *x = a;
 
 	calltrack_release(&x->ct);
-	syscall_pairs_free(&x->pairs);
+	kstate_syscall_pairs_free(&x->pairs);
 	u64map_free_all(&x->threads);
 	free(x->calls);
 	free(x);

@@ -13,7 +13,7 @@
 #define ENTRY_PREFIX	"syscall_entry_"
 #define EXIT_PREFIX	"syscall_exit_"
 
-int sched_switch_at(struct sched_cpus *s, int64_t cpu, int64_t ns,
+int kstate_sched_switch_at(struct sched_cpus *s, int64_t cpu, int64_t ns,
 		    int64_t prev_tid, int64_t next_tid, struct slice *ended)
 {
 	int ret = 0;
@@ -30,7 +30,7 @@ int sched_switch_at(struct sched_cpus *s, int64_t cpu, int64_t ns,
 	return ret;
 }
 
-int sched_running(const struct sched_cpus *s, size_t i, int64_t end,
+int kstate_sched_running(const struct sched_cpus *s, size_t i, int64_t end,
 		  struct slice *slice)
 {
 	if (!s->cpus[i].known)
@@ -39,13 +39,13 @@ int sched_running(const struct sched_cpus *s, size_t i, int64_t end,
 	return 1;
 }
 
-void switch_fields_of(const struct rd_event_class *ec, struct switch_fields *f)
+void kstate_switch_fields_of(const struct rd_event_class *ec, struct switch_fields *f)
 {
 	f->prev_tid = rd_event_field_index(ec, "prev_tid");
 	f->next_tid = rd_event_field_index(ec, "next_tid");
 }
 
-const char *syscall_of(const char *event, bool *entry)
+const char *kstate_syscall_of(const char *event, bool *entry)
 {
 	if (!strncmp(event, ENTRY_PREFIX, strlen(ENTRY_PREFIX))) {
 		*entry = true;
@@ -63,7 +63,7 @@ struct pending {
 	int call;		/* -1: none */
 };
 
-void syscall_entered(struct syscall_pairs *p, int64_t tid, int call, int64_t ns)
+void kstate_syscall_entered(struct syscall_pairs *p, int64_t tid, int call, int64_t ns)
 {
 	struct pending *e = u64map_get(&p->pending, (uint64_t)tid);
 
@@ -75,7 +75,7 @@ void syscall_entered(struct syscall_pairs *p, int64_t tid, int call, int64_t ns)
 	e->call = call;
 }
 
-int syscall_exited(struct syscall_pairs *p, int64_t tid, int call, int64_t *begin)
+int kstate_syscall_exited(struct syscall_pairs *p, int64_t tid, int call, int64_t *begin)
 {
 	struct pending *e = u64map_get(&p->pending, (uint64_t)tid);
 
@@ -86,7 +86,7 @@ int syscall_exited(struct syscall_pairs *p, int64_t tid, int call, int64_t *begi
 	return 1;
 }
 
-size_t syscalls_in_progress(const struct syscall_pairs *p)
+size_t kstate_syscalls_in_progress(const struct syscall_pairs *p)
 {
 	void **v = u64map_values(&p->pending);
 	size_t i, n = 0;
@@ -97,7 +97,7 @@ size_t syscalls_in_progress(const struct syscall_pairs *p)
 	return n;
 }
 
-void syscall_pairs_free(struct syscall_pairs *p)
+void kstate_syscall_pairs_free(struct syscall_pairs *p)
 {
 	u64map_free_all(&p->pending);
 }

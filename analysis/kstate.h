@@ -36,35 +36,35 @@ struct sched_cpus {
  * with *ended set when it ends a slice (the CPU's previous switch is
  * known), else 0.  What ran before a CPU's first switch is unknown.
  */
-int sched_switch_at(struct sched_cpus *s, int64_t cpu, int64_t ns,
+int kstate_sched_switch_at(struct sched_cpus *s, int64_t cpu, int64_t ns,
 		    int64_t prev_tid, int64_t next_tid, struct slice *ended);
 /* The slice running on CPU `i` until `end`: 1 when one is known. */
-int sched_running(const struct sched_cpus *s, size_t i, int64_t end,
+int kstate_sched_running(const struct sched_cpus *s, size_t i, int64_t end,
 		  struct slice *slice);
 
 /* Payload member indexes of a sched_switch class. */
 struct switch_fields {
 	int prev_tid, next_tid;
 };
-void switch_fields_of(const struct rd_event_class *ec, struct switch_fields *f);
+void kstate_switch_fields_of(const struct rd_event_class *ec, struct switch_fields *f);
 
 /*
  * The system call an event names: "syscall_entry_NAME" gives NAME with
  * *entry = true, "syscall_exit_NAME" NAME with *entry = false; NULL for
  * other events.
  */
-const char *syscall_of(const char *event, bool *entry);
+const char *kstate_syscall_of(const char *event, bool *entry);
 
 /* The calls in progress per thread. */
 struct syscall_pairs {
 	struct u64map pending;	/* tid -> struct pending */
 };
 
-void syscall_entered(struct syscall_pairs *p, int64_t tid, int call, int64_t ns);
+void kstate_syscall_entered(struct syscall_pairs *p, int64_t tid, int call, int64_t ns);
 /* 1 with *begin when thread `tid` was in `call`, which now returns. */
-int syscall_exited(struct syscall_pairs *p, int64_t tid, int call, int64_t *begin);
+int kstate_syscall_exited(struct syscall_pairs *p, int64_t tid, int call, int64_t *begin);
 /* How many threads are still in a call. */
-size_t syscalls_in_progress(const struct syscall_pairs *p);
-void syscall_pairs_free(struct syscall_pairs *p);
+size_t kstate_syscalls_in_progress(const struct syscall_pairs *p);
+void kstate_syscall_pairs_free(struct syscall_pairs *p);
 
 #endif /* UST_ANALYSIS_KSTATE_H */

@@ -16,7 +16,7 @@
 #define UST_EXIT_FAILURE	1	/* the command could not do its job */
 #define UST_EXIT_USAGE		2	/* bad command line */
 
-struct ust_command {
+struct cli_command {
 	const char *name;	/* as typed after `ust` */
 	const char *summary;	/* one line for `ust --help` */
 	/*
@@ -28,29 +28,29 @@ struct ust_command {
 	void (*help)(FILE *out);
 };
 
-extern const struct ust_command ust_record_command;
-extern const struct ust_command ust_view_command;
-extern const struct ust_command ust_report_command;
-extern const struct ust_command ust_export_command;
-extern const struct ust_command ust_list_command;
-extern const struct ust_command ust_ctl_command;
-extern const struct ust_command ust_snapshot_command;
+extern const struct cli_command cli_record_command;
+extern const struct cli_command cli_view_command;
+extern const struct cli_command cli_report_command;
+extern const struct cli_command cli_export_command;
+extern const struct cli_command cli_list_command;
+extern const struct cli_command cli_ctl_command;
+extern const struct cli_command cli_snapshot_command;
 
 struct poptOption;
 /*
  * The help of a command reading traces: usage line `usage` after the
  * command, popt's options list, what DIR is, then `extra` (may be NULL).
  */
-void ust_trace_help(FILE *out, const char *prog, const struct poptOption *options,
+void cli_trace_help(FILE *out, const char *prog, const struct poptOption *options,
 		    const char *usage, const char *extra);
 
 /* Prefix of every message: "ust", then "ust record" once dispatched. */
-extern const char *ust_prog;
+extern const char *cli_prog;
 
-void ust_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* functions.c: `ust record --functions` (doc/functions.md). */
-extern const char *const ust_functions_patterns[];
-int ust_functions_preload(void);
+extern const char *const cli_functions_patterns[];
+int cli_functions_preload(void);
 
 #endif /* UST_CLI_H */

@@ -23,18 +23,18 @@ int ctl_attach(struct ctl_process *p, pid_t pid, int how)
 	p->pid = pid;
 	p->fd = -1;
 	if (shm_map_attach_fd(&p->map, pid, &p->fd, err, sizeof(err))) {
-		ust_error("%s", err);
+		cli_error("%s", err);
 		return -1;
 	}
 	p->area = shm_ctl_area(&p->map, err, sizeof(err));
 	if (!p->area) {
-		ust_error("%s", err);
+		cli_error("%s", err);
 		ctl_detach(p);
 		return -1;
 	}
-	ret = ust_ctl_lock(p->fd, how);
+	ret = ust__ctl_lock(p->fd, how);
 	if (ret) {
-		ust_error("process %d: cannot lock its trace memory: %s",
+		cli_error("process %d: cannot lock its trace memory: %s",
 			  (int)pid, strerror(-ret));
 		ctl_detach(p);
 		return -1;
@@ -45,7 +45,7 @@ int ctl_attach(struct ctl_process *p, pid_t pid, int how)
 void ctl_detach(struct ctl_process *p)
 {
 	if (p->fd >= 0) {
-		ust_ctl_unlock(p->fd);
+		ust__ctl_unlock(p->fd);
 		close(p->fd);
 	}
 	p->fd = -1;
@@ -57,7 +57,7 @@ bool ctl_event(const struct ctl_process *p, uint32_t i,
 {
 	char *c;
 
-	if (i >= ust_ctl_nr_events(p->area))
+	if (i >= ust__ctl_nr_events(p->area))
 		return false;
 	memcpy(ev, &p->area->events[i], sizeof(*ev));
 	ev->name[sizeof(ev->name) - 1] = '\0';

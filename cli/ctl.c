@@ -70,7 +70,7 @@ static int parse_action(const char *word, enum ctl_action *action)
 			return 0;
 		}
 	}
-	ust_error("unknown action '%s' (enable, disable, stop or start)", word);
+	cli_error("unknown action '%s' (enable, disable, stop or start)", word);
 	return -1;
 }
 
@@ -82,33 +82,33 @@ static int parse_words(const char **w, struct ctl_args *a)
 	while (w && w[n])
 		n++;
 	if (n < 2) {
-		ust_error("expected PID and an action (see 'ust ctl --help')");
+		cli_error("expected PID and an action (see 'ust ctl --help')");
 		return -1;
 	}
-	if (ust_parse_pid(w[0], &a->pid)) {
-		ust_error("'%s' is not a process id", w[0]);
+	if (ust__parse_pid(w[0], &a->pid)) {
+		cli_error("'%s' is not a process id", w[0]);
 		return -1;
 	}
 	if (parse_action(w[1], &a->action))
 		return -1;
 	need = a->action <= CTL_DISABLE ? 3 : 2;
 	if (n < need) {
-		ust_error("%s needs a PATTERN (e.g. 'app:*')", w[1]);
+		cli_error("%s needs a PATTERN (e.g. 'app:*')", w[1]);
 		return -1;
 	}
 	if (n > need) {
-		ust_error("unexpected argument '%s'", w[need]);
+		cli_error("unexpected argument '%s'", w[need]);
 		return -1;
 	}
 	if (need == 2)
 		return 0;
 	if (!*w[2] || strlen(w[2]) >= UST_CTL_PATTERN_MAX) {
-		ust_error("a PATTERN has 1 to %u characters", UST_CTL_PATTERN_MAX - 1);
+		cli_error("a PATTERN has 1 to %u characters", UST_CTL_PATTERN_MAX - 1);
 		return -1;
 	}
 	a->pattern = strdup(w[2]);	/* the words die with the popt context */
 	if (!a->pattern) {
-		ust_error("out of memory");
+		cli_error("out of memory");
 		return -1;
 	}
 	return 0;
@@ -127,7 +127,7 @@ static int ctl_parse(int argc, const char **argv, struct ctl_args *a)
 		return 1;
 	}
 	if (rc < -1) {
-		ust_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS),
+		cli_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS),
 			  poptStrerror(rc));
 		ret = -1;
 	} else {
@@ -152,7 +152,7 @@ static int load_rw_ranges(pid_t pid, struct rw_ranges *r)
 	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
 	f = fopen(path, "re");
 	if (!f) {
-		ust_error("%s: %s", path, strerror(errno));
+		cli_error("%s: %s", path, strerror(errno));
 		return -1;
 	}
 	while (getline(&line, &len, f) > 0) {
@@ -206,12 +206,12 @@ static int word_io(const struct ctl_process *p, const struct ust_ctl_event *ev,
 	if (n == (ssize_t)sizeof(*value))
 		return 0;
 	if (errno == EPERM || errno == EACCES)
-		ust_error("process %d: not permitted to write its memory (%s: "
+		cli_error("process %d: not permitted to write its memory (%s: "
 			  "%s; needs the right to ptrace it: root, or the same "
 			  "user with kernel.yama.ptrace_scope=0)", (int)p->pid,
 			  call, strerror(errno));
 	else
-		ust_error("process %d: event '%s': %s of its enabled word: %s",
+		cli_error("process %d: event '%s': %s of its enabled word: %s",
 			  (int)p->pid, ev->name, call, strerror(errno));
 	return -1;
 }
@@ -226,7 +226,7 @@ static int check_word(const struct ctl_process *p, const struct rw_ranges *r,
 	int32_t value;
 
 	if (ev->enabled_addr % sizeof(int32_t) || !in_rw_range(r, ev->enabled_addr)) {
-		ust_error("process %d: event '%s': enabled word at 0x%" PRIx64
+		cli_error("process %d: event '%s': enabled word at 0x%" PRIx64
 			  " is not in its writable memory; left alone",
 			  (int)p->pid, ev->name, ev->enabled_addr);
 		return -1;
@@ -234,7 +234,7 @@ static int check_word(const struct ctl_process *p, const struct rw_ranges *r,
 	if (word_io(p, ev, &value, false))
 		return -1;
 	if (value != 0 && value != 1) {
-		ust_error("process %d: event '%s': enabled word at 0x%" PRIx64
+		cli_error("process %d: event '%s': enabled word at 0x%" PRIx64
 			  " holds %d, not 0 or 1; left alone", (int)p->pid,
 			  ev->name, ev->enabled_addr, (int)value);
 		return -1;
@@ -259,7 +259,7 @@ static int write_word(const struct ctl_process *p,
 /* Does the action touch `ev`? */
 static bool selected(const struct ctl_args *a, const struct ust_ctl_event *ev)
 {
-	return !a->pattern || ust_glob_match(a->pattern, ev->name);
+	return !a->pattern || ust__glob_match(a->pattern, ev->name);
 }
 
 /*
@@ -276,7 +276,7 @@ static int check_selected(const struct ctl_process *p, const struct ctl_args *a)
 
 	if (load_rw_ranges(p->pid, &r))
 		return -1;
-	for (i = 0; i < ust_ctl_nr_events(p->area) && n >= 0; i++) {
+	for (i = 0; i < ust__ctl_nr_events(p->area) && n >= 0; i++) {
 		if (!ctl_event(p, i, &ev) || !selected(a, &ev))
 			continue;
 		n = check_word(p, &r, &ev) ? -1 : n + 1;
@@ -288,11 +288,11 @@ static int check_selected(const struct ctl_process *p, const struct ctl_args *a)
 /* Record enable/disable as a rule, for providers registered later. */
 static int add_rule(struct ctl_process *p, const struct ctl_args *a)
 {
-	uint32_t nr = ust_ctl_nr_rules(p->area);
+	uint32_t nr = ust__ctl_nr_rules(p->area);
 	struct ust_ctl_rule *rule;
 
 	if (nr == UST_CTL_MAX_RULES) {
-		ust_error("process %d: too many enable/disable commands (%u); "
+		cli_error("process %d: too many enable/disable commands (%u); "
 			  "restart it with the patterns in UST_TRACE", (int)p->pid,
 			  UST_CTL_MAX_RULES);
 		return -1;
@@ -304,7 +304,7 @@ static int add_rule(struct ctl_process *p, const struct ctl_args *a)
 	/*
 	 * I12, release: the rule's bytes before the count.  Partner: the acquire
 	 * load of a fork child that copies the rules without the lock
-	 * (ust_registry_inherit_control() in libust/registry.c).
+	 * (ust__registry_inherit_control() in libust/registry.c).
 	 */
 	__atomic_store_n(&p->area->nr_rules, nr + 1, __ATOMIC_RELEASE);
 	return 0;
@@ -328,13 +328,13 @@ static int apply(struct ctl_process *p, const struct ctl_args *a, bool stopped,
 	uint32_t i;
 
 	*on = 0;
-	for (i = 0; i < ust_ctl_nr_events(p->area); i++) {
+	for (i = 0; i < ust__ctl_nr_events(p->area); i++) {
 		if (!ctl_event(p, i, &ev) || !selected(a, &ev))
 			continue;
 		ev.flags = new_flags(a, ev.flags);
 		p->area->events[i].flags = ev.flags;
 		if (a->action == CTL_ENABLE && !(ev.flags & UST_CTL_EV_DESCRIBED))
-			ust_error("process %d: event '%s' is not in the trace "
+			cli_error("process %d: event '%s' is not in the trace "
 				  "metadata (its log was full): it stays off",
 				  (int)p->pid, ev.name);
 		if (write_word(p, &ev, ctl_event_on(&ev, stopped)))
@@ -372,7 +372,7 @@ static int ctl_locked(struct ctl_process *p, const struct ctl_args *a)
 	if (n < 0)
 		return -1;
 	if (a->pattern && n == 0) {
-		ust_error("process %d has no event matching '%s' (see 'ust list %d')",
+		cli_error("process %d has no event matching '%s' (see 'ust list %d')",
 			  (int)p->pid, a->pattern, (int)p->pid);
 		return -1;
 	}
@@ -406,7 +406,7 @@ static int ctl_run(int argc, const char **argv)
 	return ret ? UST_EXIT_FAILURE : 0;
 }
 
-const struct ust_command ust_ctl_command = {
+const struct cli_command cli_ctl_command = {
 	.name = "ctl",
 	.summary = "enable or disable events of a running process, stop or start it",
 	.run = ctl_run,

@@ -8,14 +8,14 @@
 
 #include "cli.h"
 
-const char *ust_prog = "ust";
+const char *cli_prog = "ust";
 
 /* Print "<prog>: <message>\n" on stderr. */
-void ust_error(const char *fmt, ...)
+void cli_error(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", ust_prog);
+	fprintf(stderr, "%s: ", cli_prog);
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);

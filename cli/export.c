@@ -45,7 +45,7 @@ static const struct poptOption export_options[] = {
 
 static void export_help(FILE *out)
 {
-	ust_trace_help(out, "ust export", export_options,
+	cli_trace_help(out, "ust export", export_options,
 		       "--format=chrome|folded|csv [OPTION...] DIR...", NULL);
 }
 
@@ -91,7 +91,7 @@ static int export_parse(int argc, const char **argv, struct export_args *a,
 			int bad = strcmp(arg, "calls") && strcmp(arg, "time");
 
 			if (bad)
-				ust_error("unknown weight '%s' (calls or time)", arg);
+				cli_error("unknown weight '%s' (calls or time)", arg);
 			a->weight_ns = !strcmp(arg, "time");
 			free(arg);
 			if (bad)
@@ -100,23 +100,23 @@ static int export_parse(int argc, const char **argv, struct export_args *a,
 		}
 		a->format = find_format(arg);
 		if (!a->format) {
-			ust_error("unknown format '%s' (chrome, folded or csv)", arg);
+			cli_error("unknown format '%s' (chrome, folded or csv)", arg);
 			free(arg);
 			return -1;
 		}
 		free(arg);
 	}
 	if (rc < -1) {
-		ust_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(rc));
+		cli_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(rc));
 		return -1;
 	}
 	if (!a->format) {
-		ust_error("no --format given (chrome, folded or csv)");
+		cli_error("no --format given (chrome, folded or csv)");
 		return -1;
 	}
 	a->dirs = poptGetArgs(ctx);
 	if (!a->dirs || !*a->dirs) {
-		ust_error("no trace directory given (see 'ust export --help')");
+		cli_error("no trace directory given (see 'ust export --help')");
 		return -1;
 	}
 	return 0;
@@ -132,12 +132,12 @@ static int export_write(struct export_args *a, FILE *out)
 	while (a->dirs[n])
 		n++;
 	if (pass_open(&p, a->dirs, n)) {
-		ust_error("%s", p.error);
+		cli_error("%s", p.error);
 		return -1;
 	}
 	ret = pass_run(&p);
 	if (ret)
-		ust_error("%s", p.error);
+		cli_error("%s", p.error);
 	else
 		pass_print(&p);
 	pass_close(&p);
@@ -155,13 +155,13 @@ static int export_run(int argc, const char **argv)
 	if (ret)
 		goto done;
 	if (a.output && !(out = fopen(a.output, "w"))) {
-		ust_error("%s: %s", a.output, strerror(errno));
+		cli_error("%s: %s", a.output, strerror(errno));
 		ret = -2;
 		goto done;
 	}
 	ret = export_write(&a, out) ? -2 : 0;
 	if ((out == stdout ? fflush(out) : fclose(out)) && !ret) {
-		ust_error("%s: write error", a.output ? a.output : "standard output");
+		cli_error("%s: write error", a.output ? a.output : "standard output");
 		ret = -2;
 	}
 	if (ret && a.output)
@@ -174,7 +174,7 @@ done:
 	return ret < 0 ? UST_EXIT_FAILURE : 0;
 }
 
-const struct ust_command ust_export_command = {
+const struct cli_command cli_export_command = {
 	.name = "export",
 	.summary = "convert traces to chrome JSON, flame graph stacks or csv",
 	.run = export_run,

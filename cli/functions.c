@@ -22,11 +22,11 @@
 #define CYG_PROFILE_LIB		LIBDIR "/libust-cyg-profile.so"
 
 /* The events --functions turns on even when -e patterns are given. */
-const char *const ust_functions_patterns[] = {
+const char *const cli_functions_patterns[] = {
 	"ust_cyg_profile:*", "lttng_ust_statedump:*", "lttng_ust_dl:*", NULL,
 };
 
-int ust_functions_preload(void)
+int cli_functions_preload(void)
 {
 	const char *lib = getenv(UST_ENV_CYG_PROFILE_LIB);
 	const char *old = getenv("LD_PRELOAD");
@@ -36,7 +36,7 @@ int ust_functions_preload(void)
 	if (!lib || !*lib)
 		lib = CYG_PROFILE_LIB;
 	if (access(lib, R_OK)) {
-		ust_error("--functions: cannot read '%s': %s (install ust, or set "
+		cli_error("--functions: cannot read '%s': %s (install ust, or set "
 			  UST_ENV_CYG_PROFILE_LIB " to the library's path)",
 			  lib, strerror(errno));
 		return -1;
@@ -46,13 +46,13 @@ int ust_functions_preload(void)
 	else
 		ret = asprintf(&value, "%s", lib);
 	if (ret < 0) {
-		ust_error("out of memory");
+		cli_error("out of memory");
 		return -1;
 	}
 	ret = setenv("LD_PRELOAD", value, 1);
 	free(value);
 	if (ret) {
-		ust_error("cannot set LD_PRELOAD: %s", strerror(errno));
+		cli_error("cannot set LD_PRELOAD: %s", strerror(errno));
 		return -1;
 	}
 	return 0;

@@ -8,7 +8,7 @@
 
 #include "cli.h"
 
-void ust_trace_help(FILE *out, const char *prog, const struct poptOption *options,
+void cli_trace_help(FILE *out, const char *prog, const struct poptOption *options,
 		    const char *usage, const char *extra)
 {
 	const char *argv[] = { prog, NULL };

@@ -95,21 +95,21 @@ static bool wait_ready(int fd)
 	return ret > 0 && read(fd, &c, 1) == 1;
 }
 
-enum ust_kernel_start ust_kernel_start(const char *outdir, const char *list,
+enum cli_kernel_start cli_kernel_start(const char *outdir, const char *list,
 				       pid_t *pid)
 {
 	int fds[2], ret, status;
 	bool ready;
 
 	if (pipe2(fds, O_CLOEXEC)) {
-		ust_error("no kernel events: cannot make a pipe: %s", strerror(errno));
+		cli_error("no kernel events: cannot make a pipe: %s", strerror(errno));
 		return UST_KERNEL_UNAVAILABLE;
 	}
 	ret = spawn_kerneld(outdir, list, fds[1], pid);
 	close(fds[1]);
 	if (ret) {
 		close(fds[0]);
-		ust_error("no kernel events: cannot run %s: %s", kerneld_path(),
+		cli_error("no kernel events: cannot run %s: %s", kerneld_path(),
 			  strerror(-ret));
 		return UST_KERNEL_UNAVAILABLE;
 	}
@@ -122,13 +122,13 @@ enum ust_kernel_start ust_kernel_start(const char *outdir, const char *list,
 	if (status == KERNELD_EXIT_USAGE)
 		return UST_KERNEL_BAD_LIST;
 	if (status != KERNELD_EXIT_UNAVAIL)
-		ust_error("no kernel events: %s failed (status %d)", kerneld_path(),
+		cli_error("no kernel events: %s failed (status %d)", kerneld_path(),
 			  status);
-	ust_error("recording the user-space trace only");
+	cli_error("recording the user-space trace only");
 	return UST_KERNEL_UNAVAILABLE;
 }
 
-void ust_kernel_stop(pid_t pid)
+void cli_kernel_stop(pid_t pid)
 {
 	kill(pid, SIGTERM);
 	wait_exit(pid);

@@ -11,8 +11,8 @@
 
 /* Overrides where ust-kerneld is (tests run it from the build tree). */
 
-enum ust_kernel_start {
-	UST_KERNEL_RUNNING,	/* tracing; stop it with ust_kernel_stop() */
+enum cli_kernel_start {
+	UST_KERNEL_RUNNING,	/* tracing; stop it with cli_kernel_stop() */
 	UST_KERNEL_UNAVAILABLE,	/* said why; go on with user space only */
 	UST_KERNEL_BAD_LIST,	/* said why; do not run CMD */
 };
@@ -22,10 +22,10 @@ enum ust_kernel_start {
  * `list` (NULL: the default set), and wait until its tracing is on.
  * The session clock must already be in the environment.
  */
-enum ust_kernel_start ust_kernel_start(const char *outdir, const char *list,
+enum cli_kernel_start cli_kernel_start(const char *outdir, const char *list,
 				       pid_t *pid);
 
 /* Ask ust-kerneld to drain and finish, and wait for it. */
-void ust_kernel_stop(pid_t pid);
+void cli_kernel_stop(pid_t pid);
 
 #endif /* UST_CLI_KERNEL_H */

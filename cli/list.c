@@ -62,12 +62,12 @@ static int list_process(pid_t pid)
 	if (ctl_attach(&p, pid, LOCK_SH))
 		return UST_EXIT_FAILURE;
 	stopped = p.area->stopped != 0;
-	for (i = 0; i < ust_ctl_nr_events(p.area); i++)
+	for (i = 0; i < ust__ctl_nr_events(p.area); i++)
 		n += ctl_event(&p, i, &ev);
 	printf("process %d (%s): %u event%s, tracing %s\n", (int)pid,
 	       p.map.procname, n, n == 1 ? "" : "s",
 	       stopped ? "stopped" : "running");
-	for (i = 0; i < ust_ctl_nr_events(p.area); i++) {
+	for (i = 0; i < ust__ctl_nr_events(p.area); i++) {
 		if (!ctl_event(&p, i, &ev))
 			continue;
 		printf("  %s %s%s\n", ev.name,
@@ -134,13 +134,13 @@ static Elf *open_elf(const char *path, int *fd, bool loud)
 	*fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (*fd < 0) {
 		if (loud)
-			ust_error("%s: %s", path, strerror(errno));
+			cli_error("%s: %s", path, strerror(errno));
 		return NULL;
 	}
 	elf = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
 	if (!elf || elf_kind(elf) != ELF_K_ELF) {
 		if (loud)
-			ust_error("%s: not an ELF file", path);
+			cli_error("%s: not an ELF file", path);
 		elf_end(elf);
 		close(*fd);
 		return NULL;
@@ -266,7 +266,7 @@ static int list_program(const char *program)
 	Elf *elf;
 
 	if (elf_version(EV_CURRENT) == EV_NONE) {
-		ust_error("libelf: %s", elf_errmsg(-1));
+		cli_error("libelf: %s", elf_errmsg(-1));
 		return UST_EXIT_FAILURE;
 	}
 	elf = open_elf(program, &fd, true);
@@ -280,7 +280,7 @@ static int list_program(const char *program)
 		n += libraries_events(interp, program);
 	free(interp);
 	if (!n) {
-		ust_error("%s: no events (neither it nor its libraries hold "
+		cli_error("%s: no events (neither it nor its libraries hold "
 			  "tpgen providers)", program);
 		return UST_EXIT_FAILURE;
 	}
@@ -302,13 +302,13 @@ static int list_run(int argc, const char **argv)
 	}
 	args = poptGetArgs(ctx);
 	if (rc < -1) {
-		ust_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS),
+		cli_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS),
 			  poptStrerror(rc));
 		ret = UST_EXIT_USAGE;
 	} else if (!args || !args[0] || args[1]) {
-		ust_error("expected one PID or PROGRAM (see 'ust list --help')");
+		cli_error("expected one PID or PROGRAM (see 'ust list --help')");
 		ret = UST_EXIT_USAGE;
-	} else if (!ust_parse_pid(args[0], &pid)) {
+	} else if (!ust__parse_pid(args[0], &pid)) {
 		ret = list_process(pid);
 	} else {
 		ret = list_program(args[0]);
@@ -317,7 +317,7 @@ static int list_run(int argc, const char **argv)
 	return ret;
 }
 
-const struct ust_command ust_list_command = {
+const struct cli_command cli_list_command = {
 	.name = "list",
 	.summary = "list the events of a running process or of a program",
 	.run = list_run,

@@ -14,7 +14,7 @@
 
 #include "outdir.h"
 
-int ust_dir_check_writable(const char *dir)
+int cli_dir_check_writable(const char *dir)
 {
 	char *probe;
 	int fd, ret = 0;
@@ -35,15 +35,15 @@ out:
 	return ret;
 }
 
-int ust_outdir_prepare(const char *dir, bool shared)
+int cli_outdir_prepare(const char *dir, bool shared)
 {
 	bool created;
 	int ret;
 
-	ret = ust_mkdir_p(dir, &created);
+	ret = ust__mkdir_p(dir, &created);
 	if (ret)
 		return ret;
 	if (created && shared && chmod(dir, 01777))
 		return -errno;
-	return ust_dir_check_writable(dir);
+	return cli_dir_check_writable(dir);
 }

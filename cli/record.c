@@ -146,16 +146,16 @@ static int add_pattern(struct record_opts *o, const char *pattern)
 	char *list;
 
 	if (!*pattern) {
-		ust_error("invalid --event '': empty pattern");
+		cli_error("invalid --event '': empty pattern");
 		return -1;
 	}
 	if (strchr(pattern, ',')) {
-		ust_error("invalid --event '%s': one pattern per -e, without ','",
+		cli_error("invalid --event '%s': one pattern per -e, without ','",
 			  pattern);
 		return -1;
 	}
 	if (++o->nr_patterns > UST_MAX_PATTERNS) {
-		ust_error("too many --event patterns: at most %u", UST_MAX_PATTERNS);
+		cli_error("too many --event patterns: at most %u", UST_MAX_PATTERNS);
 		return -1;
 	}
 	if (!o->trace)
@@ -163,7 +163,7 @@ static int add_pattern(struct record_opts *o, const char *pattern)
 	else if (asprintf(&list, "%s,%s", o->trace, pattern) < 0)
 		list = NULL;
 	if (!list) {
-		ust_error("out of memory");
+		cli_error("out of memory");
 		return -1;
 	}
 	free(o->trace);
@@ -176,13 +176,13 @@ static int check_subbuf_size(const char *arg, uint64_t *out)
 	uint64_t v;
 	int ret;
 
-	ret = ust_parse_size(arg, &v);
+	ret = ust__parse_size(arg, &v);
 	if (!ret && v > UST_SUBBUF_MAX) {
-		ust_error("invalid --subbuf-size '%s': must be at most 1G", arg);
+		cli_error("invalid --subbuf-size '%s': must be at most 1G", arg);
 		return -1;
 	}
-	if (ret || !ust_is_pow2(v) || v < UST_SUBBUF_MIN) {
-		ust_error("invalid --subbuf-size '%s': must be a power of two >= %u",
+	if (ret || !ust__is_pow2(v) || v < UST_SUBBUF_MIN) {
+		cli_error("invalid --subbuf-size '%s': must be a power of two >= %u",
 			  arg, UST_SUBBUF_MIN);
 		return -1;
 	}
@@ -195,14 +195,14 @@ static int check_subbuf_count(const char *arg, uint64_t *out)
 	uint64_t v;
 	int ret;
 
-	ret = ust_parse_u64(arg, &v);
+	ret = ust__parse_u64(arg, &v);
 	if (!ret && v > UST_SUBBUF_COUNT_MAX) {
-		ust_error("invalid --subbuf-count '%s': must be at most %u",
+		cli_error("invalid --subbuf-count '%s': must be at most %u",
 			  arg, UST_SUBBUF_COUNT_MAX);
 		return -1;
 	}
-	if (ret || !ust_is_pow2(v) || v < 2) {
-		ust_error("invalid --subbuf-count '%s': must be a power of two >= 2",
+	if (ret || !ust__is_pow2(v) || v < 2) {
+		cli_error("invalid --subbuf-count '%s': must be a power of two >= 2",
 			  arg);
 		return -1;
 	}
@@ -214,9 +214,9 @@ static int check_read_timer(const char *arg, uint64_t *out)
 {
 	uint64_t v;
 
-	if (ust_parse_u64(arg, &v) || v < UST_READ_TIMER_MIN_US ||
+	if (ust__parse_u64(arg, &v) || v < UST_READ_TIMER_MIN_US ||
 	    v > UST_READ_TIMER_MAX_US) {
-		ust_error("invalid --read-timer '%s': must be from %u to %u microseconds",
+		cli_error("invalid --read-timer '%s': must be from %u to %u microseconds",
 			  arg, UST_READ_TIMER_MIN_US, UST_READ_TIMER_MAX_US);
 		return -1;
 	}
@@ -227,13 +227,13 @@ static int check_read_timer(const char *arg, uint64_t *out)
 static int check_output(struct record_opts *o, const char *arg)
 {
 	if (!*arg) {
-		ust_error("invalid --output '': empty path");
+		cli_error("invalid --output '': empty path");
 		return -1;
 	}
 	free(o->output);
 	o->output = strdup(arg);
 	if (!o->output) {
-		ust_error("out of memory");
+		cli_error("out of memory");
 		return -1;
 	}
 	return 0;
@@ -247,7 +247,7 @@ static int check_context(struct record_opts *o, const char *arg)
 	else if (!strcmp(arg, "none"))
 		o->context = "none";
 	else {
-		ust_error("invalid --context '%s': must be 'tid' or 'none'", arg);
+		cli_error("invalid --context '%s': must be 'tid' or 'none'", arg);
 		return -1;
 	}
 	return 0;
@@ -262,12 +262,12 @@ static int check_kernel(struct record_opts *o, const char *arg)
 	if (!arg)
 		return 0;
 	if (!*arg || strspn(arg, ",") == strlen(arg)) {
-		ust_error("invalid --kernel '%s': an empty list", arg);
+		cli_error("invalid --kernel '%s': an empty list", arg);
 		return -1;
 	}
 	o->kernel_list = strdup(arg);
 	if (!o->kernel_list) {
-		ust_error("out of memory");
+		cli_error("out of memory");
 		return -1;
 	}
 	return 0;
@@ -316,7 +316,7 @@ static int take_cmd(struct record_opts *o, const char **args)
 	while (args && args[n])
 		n++;
 	if (!n) {
-		ust_error("missing command to trace (usage: ust record [OPTIONS] -- CMD [ARGS])");
+		cli_error("missing command to trace (usage: ust record [OPTIONS] -- CMD [ARGS])");
 		return -1;
 	}
 	o->cmd = calloc(n + 1, sizeof(*o->cmd));
@@ -329,7 +329,7 @@ static int take_cmd(struct record_opts *o, const char **args)
 	}
 	return 0;
 oom:
-	ust_error("out of memory");
+	cli_error("out of memory");
 	return -1;
 }
 
@@ -361,22 +361,22 @@ static enum parse_result record_parse(int argc, const char **argv,
 		free(arg);
 	}
 	if (res == PARSE_OK && rc < -1) {
-		ust_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS),
+		cli_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS),
 			  poptStrerror(rc));
 		res = PARSE_ERROR;
 	}
 	if (res == PARSE_OK && take_cmd(o, poptGetArgs(ctx)))
 		res = PARSE_ERROR;
 	if (res == PARSE_OK && o->blocking && o->overwrite) {
-		ust_error("--blocking and %s cannot be combined: "
+		cli_error("--blocking and %s cannot be combined: "
 			  "an overwriting buffer is never full",
 			  o->flight ? "--flight-recorder" : "--overwrite");
 		res = PARSE_ERROR;
 	}
 	/* -e narrowed the events: --functions still needs its own. */
 	for (i = 0; res == PARSE_OK && o->functions && o->trace &&
-		    ust_functions_patterns[i]; i++) {
-		if (add_pattern(o, ust_functions_patterns[i]))
+		    cli_functions_patterns[i]; i++) {
+		if (add_pattern(o, cli_functions_patterns[i]))
 			res = PARSE_ERROR;
 	}
 	poptFreeContext(ctx);
@@ -414,15 +414,15 @@ static int prepare_output(const char *dir, char **abs)
 {
 	int ret;
 
-	ret = ust_outdir_prepare(dir, !strcmp(dir, UST_DEFAULT_OUTPUT));
+	ret = cli_outdir_prepare(dir, !strcmp(dir, UST_DEFAULT_OUTPUT));
 	if (ret) {
-		ust_error("cannot write to output directory '%s': %s", dir,
+		cli_error("cannot write to output directory '%s': %s", dir,
 			  strerror(-ret));
 		return -1;
 	}
 	*abs = realpath(dir, NULL);
 	if (!*abs) {
-		ust_error("cannot resolve output directory '%s': %s", dir,
+		cli_error("cannot resolve output directory '%s': %s", dir,
 			  strerror(errno));
 		return -1;
 	}
@@ -448,13 +448,13 @@ static void set_session_clock(void)
 	char buf[256];
 	int ret;
 
-	ret = ust_clock_measure(ust_clock_detect_kind(), &clk);
-	if (!ret && ust_clock_format(&clk, buf, sizeof(buf)) < 0)
+	ret = ust__clock_measure(ust__clock_detect_kind(), &clk);
+	if (!ret && ust__clock_format(&clk, buf, sizeof(buf)) < 0)
 		ret = -EINVAL;
 	if (!ret && setenv(UST_ENV_SESSION_CLOCK, buf, 1))
 		ret = -errno;
 	if (ret)
-		ust_error("cannot measure the session clock: %s; each trace will measure its own",
+		cli_error("cannot measure the session clock: %s; each trace will measure its own",
 			  strerror(-ret));
 }
 
@@ -476,7 +476,7 @@ static const char *buffer_mode(const struct record_opts *o)
 static int set_environment(const struct record_opts *o, const char *outdir,
 			   const char *sumdir)
 {
-	if (o->functions && ust_functions_preload())
+	if (o->functions && cli_functions_preload())
 		return -1;
 	if (setenv(UST_ENV_TRACE, o->trace ? o->trace : "*", 1) ||
 	    setenv(UST_ENV_OUTPUT, outdir, 1) ||
@@ -489,7 +489,7 @@ static int set_environment(const struct record_opts *o, const char *outdir,
 	    (o->read_timer_us &&
 	     setenv_u64(UST_ENV_READ_TIMER, o->read_timer_us)) ||
 	    (o->context && setenv(UST_ENV_CONTEXT, o->context, 1))) {
-		ust_error("cannot set the environment: %s", strerror(errno));
+		cli_error("cannot set the environment: %s", strerror(errno));
 		return -1;
 	}
 	set_session_clock();
@@ -518,27 +518,27 @@ static void report(const struct record_opts *o, const char *sumdir,
 	struct ust_summary sum;
 	int ret;
 
-	ret = ust_summary_read(sumdir, &sum);
+	ret = cli_summary_read(sumdir, &sum);
 	if (ret)
-		ust_error("cannot read the trace summaries in '%s': %s",
+		cli_error("cannot read the trace summaries in '%s': %s",
 			  sumdir, strerror(-ret));
-	ust_summary_print(&sum, stderr, base_name(o->cmd[0]), running,
+	cli_summary_print(&sum, stderr, base_name(o->cmd[0]), running,
 			  !o->overwrite);
-	ust_summary_release(&sum);
+	cli_summary_release(&sum);
 }
 
 static int record_session(const struct record_opts *o)
 {
-	enum ust_kernel_start kernel = UST_KERNEL_UNAVAILABLE;
+	enum cli_kernel_start kernel = UST_KERNEL_UNAVAILABLE;
 	char *outdir = NULL, *sumdir = NULL;
 	pid_t kernel_pid = -1;
 	int ret, status, left;
 
 	if (prepare_output(output_dir(o), &outdir))
 		return UST_EXIT_FAILURE;
-	ret = ust_summary_dir_create(outdir, &sumdir);
+	ret = cli_summary_dir_create(outdir, &sumdir);
 	if (ret) {
-		ust_error("cannot write to output directory '%s': %s",
+		cli_error("cannot write to output directory '%s': %s",
 			  outdir, strerror(-ret));
 		ret = UST_EXIT_FAILURE;
 		goto out;
@@ -548,23 +548,23 @@ static int record_session(const struct record_opts *o)
 		goto remove_sumdir;
 	}
 	if (o->kernel)
-		kernel = ust_kernel_start(outdir, o->kernel_list, &kernel_pid);
+		kernel = cli_kernel_start(outdir, o->kernel_list, &kernel_pid);
 	if (kernel == UST_KERNEL_BAD_LIST) {
 		ret = UST_EXIT_USAGE;
 		goto remove_sumdir;
 	}
-	ret = ust_supervise(o->cmd, RECORD_CONSUMER_TIMEOUT_S, &status, &left);
+	ret = cli_supervise(o->cmd, RECORD_CONSUMER_TIMEOUT_S, &status, &left);
 	if (kernel == UST_KERNEL_RUNNING)
-		ust_kernel_stop(kernel_pid);
+		cli_kernel_stop(kernel_pid);
 	if (ret) {
-		ust_error("cannot run '%s': %s", o->cmd[0], strerror(-ret));
+		cli_error("cannot run '%s': %s", o->cmd[0], strerror(-ret));
 		ret = ret == -ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC;
 		goto remove_sumdir;
 	}
 	report(o, sumdir, left > 0);
 	ret = exit_status_of(status);
 remove_sumdir:
-	ust_summary_dir_remove(sumdir);
+	cli_summary_dir_remove(sumdir);
 	free(sumdir);
 out:
 	free(outdir);
@@ -592,7 +592,7 @@ static int record_run(int argc, const char **argv)
 	return ret;
 }
 
-const struct ust_command ust_record_command = {
+const struct cli_command cli_record_command = {
 	.name = "record",
 	.summary = "run a program with tracing on and collect its traces",
 	.run = record_run,

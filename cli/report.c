@@ -60,7 +60,7 @@ static void build_options(void)
 static void report_help(FILE *out)
 {
 	build_options();
-	ust_trace_help(out, "ust report", report_options, "[OPTION...] DIR...",
+	cli_trace_help(out, "ust report", report_options, "[OPTION...] DIR...",
 		       "Without a section option, every section is printed.\n");
 }
 
@@ -123,7 +123,7 @@ static int report_option(struct pass *p, bool *on, int rc, const char *arg)
 	else
 		on[rc - OPT_SECTION] = true;
 	if (bad)
-		ust_error("bad --%s '%s'", rc == OPT_TOP ? "top" : "interval", arg);
+		cli_error("bad --%s '%s'", rc == OPT_TOP ? "top" : "interval", arg);
 	return bad;
 }
 
@@ -153,7 +153,7 @@ static int report_parse(int argc, const char **argv, struct pass *p,
 		picked |= rc < OPT_TOP;
 	}
 	if (rc < -1) {
-		ust_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(rc));
+		cli_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(rc));
 		return -1;
 	}
 	p->c.picked = picked;
@@ -163,7 +163,7 @@ static int report_parse(int argc, const char **argv, struct pass *p,
 	}
 	*dirs = poptGetArgs(ctx);
 	if (!*dirs || !**dirs) {
-		ust_error("no trace directory given (see 'ust report --help')");
+		cli_error("no trace directory given (see 'ust report --help')");
 		return -1;
 	}
 	return 0;
@@ -185,18 +185,18 @@ static int report_run(int argc, const char **argv)
 	while (dirs[n])
 		n++;
 	if (pass_open(&p, dirs, n)) {
-		ust_error("%s", p.error);
+		cli_error("%s", p.error);
 		poptFreeContext(ctx);
 		return UST_EXIT_FAILURE;
 	}
 	ret = pass_run(&p);
 	if (ret) {
-		ust_error("%s", p.error);
+		cli_error("%s", p.error);
 	} else {
 		print_summary(&p.c, stdout);
 		pass_print(&p);
 		if (fflush(stdout)) {
-			ust_error("write error on standard output");
+			cli_error("write error on standard output");
 			ret = -1;
 		}
 	}
@@ -205,7 +205,7 @@ static int report_run(int argc, const char **argv)
 	return ret < 0 ? UST_EXIT_FAILURE : 0;
 }
 
-const struct ust_command ust_report_command = {
+const struct cli_command cli_report_command = {
 	.name = "report",
 	.summary = "event counts, losses, threads, CPU usage, syscall latency, functions",
 	.run = report_run,

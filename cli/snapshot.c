@@ -81,18 +81,18 @@ static void sleep_poll(void)
 
 static uint64_t deadline_after(int seconds)
 {
-	return ust_clock_read(UST_CLOCK_MONOTONIC) + (uint64_t)seconds * 1000000000ull;
+	return ust__clock_read(UST_CLOCK_MONOTONIC) + (uint64_t)seconds * 1000000000ull;
 }
 
 static bool past(uint64_t deadline)
 {
-	return ust_clock_read(UST_CLOCK_MONOTONIC) > deadline;
+	return ust__clock_read(UST_CLOCK_MONOTONIC) > deadline;
 }
 
 /* Claim the request block; waits while another snapshot is pending. */
 static int request_claim(struct ust_flight *f, uint64_t deadline)
 {
-	while (!ust_flight_claim(f)) {
+	while (!ust__flight_claim(f)) {
 		if (past(deadline))
 			return -ETIMEDOUT;
 		sleep_poll();
@@ -135,18 +135,18 @@ static int request_wait(struct ust_flight *f, uint32_t done, uint64_t deadline)
 static int output_resolve(const char *dir, char *abs)
 {
 	bool created;
-	int ret = ust_mkdir_p(dir, &created);
+	int ret = ust__mkdir_p(dir, &created);
 
 	if (ret) {
-		ust_error("cannot create '%s': %s", dir, strerror(-ret));
+		cli_error("cannot create '%s': %s", dir, strerror(-ret));
 		return -1;
 	}
 	if (!realpath(dir, abs)) {
-		ust_error("'%s': %s", dir, strerror(errno));
+		cli_error("'%s': %s", dir, strerror(errno));
 		return -1;
 	}
 	if (strlen(abs) >= UST_FLIGHT_PATH_MAX - 64) {
-		ust_error("'%s': path too long for a snapshot request", abs);
+		cli_error("'%s': path too long for a snapshot request", abs);
 		return -1;
 	}
 	return 0;
@@ -162,25 +162,25 @@ static int snapshot_request(const struct shm_map *m, pid_t pid,
 	uint32_t done;
 
 	if (m->chan[0].mode != UST_MODE_FLIGHT) {
-		ust_error("process %d does not trace in flight-recorder mode (start it "
+		cli_error("process %d does not trace in flight-recorder mode (start it "
 			  "under `ust record --flight-recorder`, or with UST_MODE=flight)",
 			  (int)pid);
 		return UST_EXIT_FAILURE;
 	}
 	if (request_claim(f, deadline)) {
-		ust_error("process %d: another snapshot is still being written after "
+		cli_error("process %d: another snapshot is still being written after "
 			  "%d s", (int)pid, o->timeout);
 		return UST_EXIT_FAILURE;
 	}
-	done = ust_flight_publish(f, ust_clock_read(m->clock_kind),
+	done = ust__flight_publish(f, ust__clock_read(m->clock_kind),
 				  o->reason ? o->reason : "manual", out_dir);
 	if (request_wait(f, done, deadline)) {
-		ust_error("process %d: no snapshot after %d s (is its ust-consumerd "
+		cli_error("process %d: no snapshot after %d s (is its ust-consumerd "
 			  "still running?)", (int)pid, o->timeout);
 		return UST_EXIT_FAILURE;
 	}
 	if (f->result < 0) {
-		ust_error("process %d: the snapshot failed: %s", (int)pid,
+		cli_error("process %d: the snapshot failed: %s", (int)pid,
 			  strerror(-f->result));
 		return UST_EXIT_FAILURE;
 	}
@@ -199,7 +199,7 @@ static int snapshot_take(pid_t pid, const struct snapshot_opts *o, const char *o
 
 	ret = shm_map_attach(&m, pid, err, sizeof(err));
 	if (ret) {
-		ust_error("%s", err);
+		cli_error("%s", err);
 		return UST_EXIT_FAILURE;
 	}
 	ret = snapshot_request(&m, pid, o, out_dir);
@@ -226,16 +226,16 @@ static int snapshot_run(int argc, const char **argv)
 		snapshot_help(stdout);
 		ret = 0;
 	} else if (rc < -1)
-		ust_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS),
+		cli_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS),
 			  poptStrerror(rc));
 	else if (!arg)
-		ust_error("PID is missing (see 'ust snapshot --help')");
-	else if (ust_parse_pid(arg, &pid))
-		ust_error("'%s' is not a process id", arg);
+		cli_error("PID is missing (see 'ust snapshot --help')");
+	else if (ust__parse_pid(arg, &pid))
+		cli_error("'%s' is not a process id", arg);
 	else if (poptPeekArg(ctx))
-		ust_error("unexpected argument '%s'", poptPeekArg(ctx));
+		cli_error("unexpected argument '%s'", poptPeekArg(ctx));
 	else if (o.timeout <= 0)
-		ust_error("--timeout must be a positive number of seconds");
+		cli_error("--timeout must be a positive number of seconds");
 	else if (o.output && output_resolve(o.output, out_dir))
 		ret = UST_EXIT_FAILURE;
 	else
@@ -246,7 +246,7 @@ static int snapshot_run(int argc, const char **argv)
 	return ret;
 }
 
-const struct ust_command ust_snapshot_command = {
+const struct cli_command cli_snapshot_command = {
 	.name = "snapshot",
 	.summary = "write a snapshot of a flight-recorder process's buffers",
 	.run = snapshot_run,

@@ -37,7 +37,7 @@ static void empty_dir(int dfd)
 	closedir(d);
 }
 
-void ust_summary_dir_remove(const char *path)
+void cli_summary_dir_remove(const char *path)
 {
 	int dfd;
 
@@ -61,11 +61,11 @@ static int reclaim_stale(const char *path)
 		return -errno;
 	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid())
 		return -EEXIST;
-	ust_summary_dir_remove(path);
+	cli_summary_dir_remove(path);
 	return mkdir(path, 0700) ? -errno : 0;
 }
 
-int ust_summary_dir_create(const char *outdir, char **path)
+int cli_summary_dir_create(const char *outdir, char **path)
 {
 	char *p;
 	int ret = 0;
@@ -83,7 +83,7 @@ int ust_summary_dir_create(const char *outdir, char **path)
 }
 
 /* Append `msg` to the trace's error text, "; " between messages. */
-static int add_error(struct ust_trace_summary *t, const char *msg)
+static int add_error(struct cli_trace_summary *t, const char *msg)
 {
 	char *joined;
 
@@ -99,7 +99,7 @@ static int add_error(struct ust_trace_summary *t, const char *msg)
 }
 
 /* Append snapshot `path` to the trace's list. */
-static int add_snapshot(struct ust_trace_summary *t, const char *path)
+static int add_snapshot(struct cli_trace_summary *t, const char *path)
 {
 	char *joined;
 
@@ -111,7 +111,7 @@ static int add_snapshot(struct ust_trace_summary *t, const char *path)
 }
 
 /* The counter that `key` names, or NULL. */
-static uint64_t *counter_of(struct ust_trace_summary *t, const char *key)
+static uint64_t *counter_of(struct cli_trace_summary *t, const char *key)
 {
 	if (!strcmp(key, UST_SUMMARY_KEY_EVENTS))
 		return &t->events;
@@ -127,7 +127,7 @@ static uint64_t *counter_of(struct ust_trace_summary *t, const char *key)
 }
 
 /* Apply one "key=value" line (newline already removed). */
-static int parse_line(struct ust_trace_summary *t, char *line)
+static int parse_line(struct cli_trace_summary *t, char *line)
 {
 	char *value, *msg;
 	uint64_t *counter;
@@ -147,7 +147,7 @@ static int parse_line(struct ust_trace_summary *t, char *line)
 		return t->dir ? 0 : -ENOMEM;
 	}
 	counter = counter_of(t, line);
-	if (!counter || !ust_parse_u64(value, counter))
+	if (!counter || !ust__parse_u64(value, counter))
 		return 0;
 	if (asprintf(&msg, "malformed summary value '%s=%s'", line, value) < 0)
 		return -ENOMEM;
@@ -157,7 +157,7 @@ static int parse_line(struct ust_trace_summary *t, char *line)
 }
 
 /* Read one summary file, `name` in the directory `dfd`. */
-static int read_file(int dfd, const char *name, struct ust_trace_summary *t)
+static int read_file(int dfd, const char *name, struct cli_trace_summary *t)
 {
 	char *line = NULL;
 	size_t cap = 0;
@@ -199,7 +199,7 @@ static bool is_summary_name(const char *name)
 
 static int add_trace(struct ust_summary *sum, int dfd, const char *name)
 {
-	struct ust_trace_summary *traces;
+	struct cli_trace_summary *traces;
 	int ret;
 
 	traces = realloc(sum->traces, (sum->nr + 1) * sizeof(*traces));
@@ -215,12 +215,12 @@ static int add_trace(struct ust_summary *sum, int dfd, const char *name)
 
 static int compare_dirs(const void *a, const void *b)
 {
-	const struct ust_trace_summary *ta = a, *tb = b;
+	const struct cli_trace_summary *ta = a, *tb = b;
 
 	return strcmp(ta->dir ? ta->dir : "", tb->dir ? tb->dir : "");
 }
 
-int ust_summary_read(const char *path, struct ust_summary *sum)
+int cli_summary_read(const char *path, struct ust_summary *sum)
 {
 	struct dirent *de;
 	DIR *d;
@@ -240,7 +240,7 @@ int ust_summary_read(const char *path, struct ust_summary *sum)
 	return ret;
 }
 
-void ust_summary_release(struct ust_summary *sum)
+void cli_summary_release(struct ust_summary *sum)
 {
 	size_t i;
 
@@ -292,7 +292,7 @@ static void print_totals(const struct ust_summary *sum, FILE *out,
 	}
 	format_bytes(bytes, size, sizeof(size));
 	fprintf(out, "%s: %zu trace%s, %" PRIu64 " event%s written, %" PRIu64
-		" lost, %s", ust_prog, sum->nr, plural(sum->nr), events,
+		" lost, %s", cli_prog, sum->nr, plural(sum->nr), events,
 		plural(events), lost, size);
 	if (dropped)
 		fprintf(out, ", %" PRIu64 " packet%s dropped", dropped,
@@ -301,21 +301,21 @@ static void print_totals(const struct ust_summary *sum, FILE *out,
 	*lost_total = lost;
 }
 
-static void print_trace(const struct ust_trace_summary *t, FILE *out)
+static void print_trace(const struct cli_trace_summary *t, FILE *out)
 {
 	const char *p, *nl;
 
 	fprintf(out, "%s:   %s  (%" PRIu64 " event%s, %" PRIu64 " lost",
-		ust_prog, t->dir, t->events, plural(t->events), t->lost);
+		cli_prog, t->dir, t->events, plural(t->events), t->lost);
 	if (t->packets_dropped)
 		fprintf(out, ", %" PRIu64 " packet%s dropped",
 			t->packets_dropped, plural(t->packets_dropped));
 	fputs(")\n", out);
 	for (p = t->snapshots; p && (nl = strchr(p, '\n')); p = nl + 1)
-		fprintf(out, "%s:     snapshot %.*s\n", ust_prog, (int)(nl - p), p);
+		fprintf(out, "%s:     snapshot %.*s\n", cli_prog, (int)(nl - p), p);
 }
 
-void ust_summary_print(const struct ust_summary *sum, FILE *out,
+void cli_summary_print(const struct ust_summary *sum, FILE *out,
 		       const char *cmd, bool running, bool lost_hint)
 {
 	uint64_t lost;
@@ -325,7 +325,7 @@ void ust_summary_print(const struct ust_summary *sum, FILE *out,
 		return;
 	if (!sum->nr) {
 		fprintf(out, "%s: no trace was written (is '%s' linked with libust?)\n",
-			ust_prog, cmd);
+			cli_prog, cmd);
 		return;
 	}
 	print_totals(sum, out, &lost);
@@ -333,11 +333,11 @@ void ust_summary_print(const struct ust_summary *sum, FILE *out,
 		print_trace(&sum->traces[i], out);
 	for (i = 0; i < sum->nr; i++) {
 		if (sum->traces[i].error)
-			fprintf(out, "%s: error: %s: %s\n", ust_prog,
+			fprintf(out, "%s: error: %s: %s\n", cli_prog,
 				sum->traces[i].dir, sum->traces[i].error);
 	}
 	if (lost && lost_hint)
 		fprintf(out, "%s: %" PRIu64 " event%s lost: the buffers filled up; "
 			"raise --subbuf-size or --subbuf-count\n",
-			ust_prog, lost, lost == 1 ? " was" : "s were");
+			cli_prog, lost, lost == 1 ? " was" : "s were");
 }

@@ -30,7 +30,7 @@
 
 #define UST_SUMMARY_SUFFIX	".summary"
 
-struct ust_trace_summary {
+struct cli_trace_summary {
 	char *dir;		/* trace directory; the file name if not given */
 	uint64_t events;	/* records written */
 	uint64_t lost;		/* records lost */
@@ -43,7 +43,7 @@ struct ust_trace_summary {
 
 /* Every trace of a session, sorted by directory once read. */
 struct ust_summary {
-	struct ust_trace_summary *traces;
+	struct cli_trace_summary *traces;
 	size_t nr;
 };
 
@@ -52,26 +52,26 @@ struct ust_summary {
  * from an earlier process with the same pid is emptied and reused).  On
  * success *path is its malloc'd path.  Returns 0 or -errno.
  */
-int ust_summary_dir_create(const char *outdir, char **path);
+int cli_summary_dir_create(const char *outdir, char **path);
 
 /* Remove the summary directory and every file in it. */
-void ust_summary_dir_remove(const char *path);
+void cli_summary_dir_remove(const char *path);
 
 /*
  * Read every *.summary file of the directory into `sum` (zeroed first).
  * Returns 0 or -errno; a missing directory reads as no trace.
  */
-int ust_summary_read(const char *path, struct ust_summary *sum);
+int cli_summary_read(const char *path, struct ust_summary *sum);
 
 /*
- * Print the session summary on `out`, each line prefixed with ust_prog.
+ * Print the session summary on `out`, each line prefixed with cli_prog.
  * `cmd` names the traced program in the "no trace was written" line,
  * left out when consumers were still `running` (the reason was given
  * already); `lost_hint` adds advice on buffer sizes when records were lost.
  */
-void ust_summary_print(const struct ust_summary *sum, FILE *out,
+void cli_summary_print(const struct ust_summary *sum, FILE *out,
 		       const char *cmd, bool running, bool lost_hint);
 
-void ust_summary_release(struct ust_summary *sum);
+void cli_summary_release(struct ust_summary *sum);
 
 #endif /* UST_CLI_SUMMARY_H */

@@ -73,7 +73,7 @@ static int supervisor_init(struct supervisor *sv)
 	/* An inherited SIG_IGN would have the kernel reap CMD for us. */
 	signal(SIGCHLD, SIG_DFL);
 	if (prctl(PR_SET_CHILD_SUBREAPER, 1))
-		ust_error("cannot become a child subreaper: %s; not waiting for consumers",
+		cli_error("cannot become a child subreaper: %s; not waiting for consumers",
 			  strerror(errno));
 	sigemptyset(&set);
 	sigaddset(&set, SIGCHLD);
@@ -276,14 +276,14 @@ static int wait_consumers(struct supervisor *sv, unsigned int timeout_s)
 		reap_children(sv);
 		n = count_consumers();
 		if (n < 0)
-			ust_error("cannot list processes in /proc: %s; not waiting for consumers",
+			cli_error("cannot list processes in /proc: %s; not waiting for consumers",
 				  strerror(-n));
 		if (n <= 0)
 			return 0;
 		if (now_s() >= deadline)
 			break;
 		if (!noticed && now_s() - start >= CONSUMER_NOTICE_S) {
-			ust_error("waiting for %d %s to finish writing",
+			cli_error("waiting for %d %s to finish writing",
 				  n, consumers_word(n));
 			noticed = true;
 		}
@@ -295,15 +295,15 @@ static int wait_consumers(struct supervisor *sv, unsigned int timeout_s)
 		}
 	}
 	if (interrupted)
-		ust_error("interrupted: stopped waiting for %d %s; traces may be incomplete",
+		cli_error("interrupted: stopped waiting for %d %s; traces may be incomplete",
 			  n, consumers_word(n));
 	else
-		ust_error("gave up waiting for %d %s after %u s; traces may be incomplete",
+		cli_error("gave up waiting for %d %s after %u s; traces may be incomplete",
 			  n, consumers_word(n), timeout_s);
 	return n;
 }
 
-int ust_supervise(char *const argv[], unsigned int timeout_s, int *status,
+int cli_supervise(char *const argv[], unsigned int timeout_s, int *status,
 		  int *left)
 {
 	struct supervisor sv;

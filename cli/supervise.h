@@ -22,7 +22,7 @@
  * consumers we stopped waiting for in *left, or a negative errno when
  * CMD could not be started (-ENOENT: not found in PATH).
  */
-int ust_supervise(char *const argv[], unsigned int timeout_s, int *status,
+int cli_supervise(char *const argv[], unsigned int timeout_s, int *status,
 		  int *left);
 
 #endif /* UST_CLI_SUPERVISE_H */

@@ -10,14 +10,14 @@
 
 #include "cli.h"
 
-static const struct ust_command *const commands[] = {
-	&ust_record_command,
-	&ust_view_command,
-	&ust_report_command,
-	&ust_export_command,
-	&ust_list_command,
-	&ust_ctl_command,
-	&ust_snapshot_command,
+static const struct cli_command *const commands[] = {
+	&cli_record_command,
+	&cli_view_command,
+	&cli_report_command,
+	&cli_export_command,
+	&cli_list_command,
+	&cli_ctl_command,
+	&cli_snapshot_command,
 };
 
 #define NR_COMMANDS	(sizeof(commands) / sizeof(commands[0]))
@@ -34,7 +34,7 @@ static const struct poptOption ust_options[] = {
 	POPT_TABLEEND
 };
 
-static const struct ust_command *find_command(const char *name)
+static const struct cli_command *find_command(const char *name)
 {
 	size_t i;
 
@@ -59,14 +59,14 @@ static void print_help(poptContext ctx, FILE *out)
 
 static int unknown_command(const char *name)
 {
-	ust_error("unknown command '%s' (see 'ust --help')", name);
+	cli_error("unknown command '%s' (see 'ust --help')", name);
 	return UST_EXIT_USAGE;
 }
 
 /* `ust help [COMMAND]` */
 static int help_command(poptContext ctx, const char **args)
 {
-	const struct ust_command *cmd;
+	const struct cli_command *cmd;
 
 	if (!args[1]) {
 		print_help(ctx, stdout);
@@ -83,7 +83,7 @@ static int help_command(poptContext ctx, const char **args)
 static int dispatch(poptContext ctx, const char **args)
 {
 	static char prog[32];
-	const struct ust_command *cmd;
+	const struct cli_command *cmd;
 	int argc = 0;
 
 	if (!strcmp(args[0], "help"))
@@ -94,7 +94,7 @@ static int dispatch(poptContext ctx, const char **args)
 	while (args[argc])
 		argc++;
 	snprintf(prog, sizeof(prog), "ust %s", cmd->name);
-	ust_prog = prog;
+	cli_prog = prog;
 	return cmd->run(argc, args);
 }
 
@@ -119,7 +119,7 @@ int main(int argc, const char **argv)
 		goto out;
 	}
 	if (rc < -1) {
-		ust_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS),
+		cli_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS),
 			  poptStrerror(rc));
 		ret = UST_EXIT_USAGE;
 		goto out;

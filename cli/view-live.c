@@ -274,7 +274,7 @@ static int wait_for_dirs(const char *const *dirs, size_t n)
 	for (i = 0; i < n; i++) {
 		for (tries = 0; stat(dirs[i], &sb); tries++) {
 			if (tries == LIVE_WAIT_S * 1000 / LIVE_PERIOD_MS) {
-				ust_error("%s: %s", dirs[i], strerror(errno));
+				cli_error("%s: %s", dirs[i], strerror(errno));
 				return -1;
 			}
 			sleep_ms(LIVE_PERIOD_MS);
@@ -356,7 +356,7 @@ int view_live(const char *const *dirs, size_t n, struct view_opts *o)
 		/* decided before reading: what the end wrote is then read */
 		running = session_running(dirs, n, &l);
 		if (rd_reader_open_live(&r, dirs, n, &hooks, err, sizeof(err))) {
-			ust_error("%s", err);
+			cli_error("%s", err);
 			ret = UST_EXIT_FAILURE;
 			break;
 		}
@@ -376,7 +376,7 @@ int view_live(const char *const *dirs, size_t n, struct view_opts *o)
 			sleep_ms(LIVE_PERIOD_MS);
 	}
 	if (!ret && !found) {
-		ust_error("%s%s: no trace found (no 'metadata' file) in %d s", dirs[0],
+		cli_error("%s%s: no trace found (no 'metadata' file) in %d s", dirs[0],
 			  n > 1 ? " (and the other directories)" : "", LIVE_WAIT_S);
 		ret = UST_EXIT_FAILURE;
 	}

@@ -54,7 +54,7 @@ static const struct poptOption view_options[] = {
 
 static void view_help(FILE *out)
 {
-	ust_trace_help(out, "ust view", view_options, "[OPTION...] DIR...", NULL);
+	cli_trace_help(out, "ust view", view_options, "[OPTION...] DIR...", NULL);
 }
 
 static int parse_id(const char *s, int64_t *v)
@@ -269,7 +269,7 @@ int view_batch(struct rd_reader *r, struct view_opts *o)
 			else if (o->end_s && parse_time(o->end_s, m.ns, o->gmt, &o->end))
 				bad = o->end_s;
 			if (bad) {
-				ust_error("bad time '%s' (see 'ust view --help')", bad);
+				cli_error("bad time '%s' (see 'ust view --help')", bad);
 				ret = -3;
 				break;
 			}
@@ -292,13 +292,13 @@ int view_batch(struct rd_reader *r, struct view_opts *o)
 		}
 	}
 	if (rd_out_flush(&out) || fflush(stdout)) {
-		ust_error("write error on standard output");
+		cli_error("write error on standard output");
 		ret = -2;
 	}
 	rd_out_release(&out);
 	rd_out_release(&err);
 	if (ret == -1)
-		ust_error("%s", rd_reader_error(r));
+		cli_error("%s", rd_reader_error(r));
 	if (ret == -3)
 		return UST_EXIT_USAGE;
 	return ret < 0 ? UST_EXIT_FAILURE : 0;
@@ -323,7 +323,7 @@ static int view_parse(int argc, const char **argv, struct view_opts *o,
 		case OPT_END: o->end_s = arg; break;
 		case OPT_EVENT:
 			if (o->nr_globs == VIEW_MAX_GLOBS) {
-				ust_error("too many -e patterns (at most %d)", VIEW_MAX_GLOBS);
+				cli_error("too many -e patterns (at most %d)", VIEW_MAX_GLOBS);
 				free((void *)arg);
 				return -1;
 			}
@@ -332,7 +332,7 @@ static int view_parse(int argc, const char **argv, struct view_opts *o,
 		case OPT_TID:
 		case OPT_PID:
 			if (parse_id(arg, rc == OPT_TID ? &o->tid : &o->pid)) {
-				ust_error("bad %s '%s'", rc == OPT_TID ? "--tid" : "--pid", arg);
+				cli_error("bad %s '%s'", rc == OPT_TID ? "--tid" : "--pid", arg);
 				free((void *)arg);
 				return -1;
 			}
@@ -343,12 +343,12 @@ static int view_parse(int argc, const char **argv, struct view_opts *o,
 		}
 	}
 	if (rc < -1) {
-		ust_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(rc));
+		cli_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(rc));
 		return -1;
 	}
 	*dirs = poptGetArgs(ctx);
 	if (!*dirs || !**dirs) {
-		ust_error("no trace directory given (see 'ust view --help')");
+		cli_error("no trace directory given (see 'ust view --help')");
 		return -1;
 	}
 	return 0;
@@ -377,7 +377,7 @@ static int view_run(int argc, const char **argv)
 		goto out;
 	}
 	if (rd_reader_open(&r, dirs, n, err, sizeof(err))) {
-		ust_error("%s", err);
+		cli_error("%s", err);
 		ret = UST_EXIT_FAILURE;
 		goto out;
 	}
@@ -392,7 +392,7 @@ out:
 	return ret;
 }
 
-const struct ust_command ust_view_command = {
+const struct cli_command cli_view_command = {
 	.name = "view",
 	.summary = "print the events of traces, merged by time",
 	.run = view_run,

@@ -6,7 +6,7 @@
  * The writers store raw counter values; the CTF clock block turns them
  * into wall time with a frequency and an offset (offset_s seconds plus
  * offset ticks) from the Unix epoch to counter value 0.  Measuring that
- * offset once per session and sharing it (ust_clock_format/parse) keeps
+ * offset once per session and sharing it (ust__clock_format/parse) keeps
  * every trace of the session on exactly the same time base.
  */
 #include <cpuid.h>
@@ -44,13 +44,13 @@ static int cpu_has_invariant_tsc(void)
 	return (edx >> 8) & 1;
 }
 
-uint32_t ust_clock_detect_kind(void)
+uint32_t ust__clock_detect_kind(void)
 {
 	char buf[64];
 
 	if (!cpu_has_invariant_tsc())
 		return UST_CLOCK_MONOTONIC;
-	if (ust_read_small_file(CLOCKSOURCE_PATH, buf, sizeof(buf)))
+	if (ust__read_small_file(CLOCKSOURCE_PATH, buf, sizeof(buf)))
 		return UST_CLOCK_MONOTONIC;
 	if (strcmp(buf, "tsc\n") && strcmp(buf, "tsc"))
 		return UST_CLOCK_MONOTONIC;
@@ -161,9 +161,9 @@ static void clock_measure_offset(struct ust_clock *clk)
 	int i;
 
 	for (i = 0; i < OFFSET_SAMPLES; i++) {
-		uint64_t c0 = ust_clock_read(clk->kind);
+		uint64_t c0 = ust__clock_read(clk->kind);
 		uint64_t r = ts_ns(CLOCK_REALTIME);
-		uint64_t c1 = ust_clock_read(clk->kind);
+		uint64_t c1 = ust__clock_read(clk->kind);
 
 		if (c1 >= c0 && c1 - c0 < best) {
 			best = c1 - c0;
@@ -204,14 +204,14 @@ static void clock_read_boot_id(struct ust_clock *clk)
 	char buf[64];
 
 	clk->uuid[0] = '\0';
-	if (ust_read_small_file(BOOT_ID_PATH, buf, sizeof(buf)))
+	if (ust__read_small_file(BOOT_ID_PATH, buf, sizeof(buf)))
 		return;
 	buf[strcspn(buf, "\n")] = '\0';
 	if (uuid_valid(buf))
 		memcpy(clk->uuid, buf, sizeof(clk->uuid));
 }
 
-int ust_clock_measure(uint32_t kind, struct ust_clock *clk)
+int ust__clock_measure(uint32_t kind, struct ust_clock *clk)
 {
 	memset(clk, 0, sizeof(*clk));
 	clk->kind = kind;
@@ -243,7 +243,7 @@ static const char *kind_name(uint32_t kind)
 	}
 }
 
-int ust_clock_format(const struct ust_clock *clk, char *buf, size_t len)
+int ust__clock_format(const struct ust_clock *clk, char *buf, size_t len)
 {
 	const char *kind = kind_name(clk->kind);
 	int n;
@@ -277,7 +277,7 @@ static int parse_i64(const char *s, size_t n, int is_signed, int64_t *out)
 	return 0;
 }
 
-int ust_clock_parse(const char *text, struct ust_clock *clk)
+int ust__clock_parse(const char *text, struct ust_clock *clk)
 {
 	const char *f[5], *p = text;
 	size_t n[5];

@@ -30,7 +30,7 @@ struct ust_clock {
 };
 
 /* UST_CLOCK_TSC when the TSC is invariant and the kernel trusts it. */
-uint32_t ust_clock_detect_kind(void);
+uint32_t ust__clock_detect_kind(void);
 
 /*
  * Fill `clk` for counter `kind`: frequency (from the kernel's perf
@@ -38,13 +38,13 @@ uint32_t ust_clock_detect_kind(void);
  * epoch offset (best of several realtime samples) and boot id.
  * Returns 0 or a negative errno.
  */
-int ust_clock_measure(uint32_t kind, struct ust_clock *clk);
+int ust__clock_measure(uint32_t kind, struct ust_clock *clk);
 
 /* "tsc:FREQ:OFFSET_S:OFFSET:UUID" and back; parse returns 0 or -EINVAL. */
-int ust_clock_format(const struct ust_clock *clk, char *buf, size_t len);
-int ust_clock_parse(const char *text, struct ust_clock *clk);
+int ust__clock_format(const struct ust_clock *clk, char *buf, size_t len);
+int ust__clock_parse(const char *text, struct ust_clock *clk);
 
-static inline uint64_t ust_clock_read(uint32_t kind)
+static inline uint64_t ust__clock_read(uint32_t kind)
 {
 	struct timespec ts;
 

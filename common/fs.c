@@ -37,7 +37,7 @@ static void strip_trailing_slashes(char *path)
 		path[--len] = '\0';
 }
 
-int ust_mkdir_p(const char *path, bool *created)
+int ust__mkdir_p(const char *path, bool *created)
 {
 	bool parent_created;
 	char *copy, *p;
@@ -67,7 +67,7 @@ out:
 	return ret;
 }
 
-int ust_read_small_file(const char *path, char *buf, size_t len)
+int ust__read_small_file(const char *path, char *buf, size_t len)
 {
 	ssize_t n;
 	int fd;

@@ -15,12 +15,12 @@
  * last component was created by this call.  Returns 0 or -errno
  * (-ENOTDIR when a component exists and is not a directory).
  */
-int ust_mkdir_p(const char *path, bool *created);
+int ust__mkdir_p(const char *path, bool *created);
 
 /*
  * Read at most len - 1 bytes of `path` (a /proc or /sys file) into buf,
  * NUL-terminated.  Returns 0 or -errno.
  */
-int ust_read_small_file(const char *path, char *buf, size_t len);
+int ust__read_small_file(const char *path, char *buf, size_t len);
 
 #endif /* UST_FS_H */

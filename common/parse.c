@@ -9,7 +9,7 @@
 
 #include "common/parse.h"
 
-int ust_parse_u64(const char *text, uint64_t *out)
+int ust__parse_u64(const char *text, uint64_t *out)
 {
 	unsigned long long v;
 	char *end;
@@ -24,11 +24,11 @@ int ust_parse_u64(const char *text, uint64_t *out)
 	return 0;
 }
 
-int ust_parse_pid(const char *text, pid_t *pid)
+int ust__parse_pid(const char *text, pid_t *pid)
 {
 	uint64_t v;
 
-	if (ust_parse_u64(text, &v) || v == 0 || v > INT_MAX)
+	if (ust__parse_u64(text, &v) || v == 0 || v > INT_MAX)
 		return -EINVAL;
 	*pid = (pid_t)v;
 	return 0;
@@ -44,7 +44,7 @@ static int size_shift(char suffix)
 	}
 }
 
-int ust_parse_size(const char *text, uint64_t *out)
+int ust__parse_size(const char *text, uint64_t *out)
 {
 	unsigned long long v;
 	char *end;

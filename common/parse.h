@@ -14,15 +14,15 @@
  * "4096", "64k", "1M", "1G" (binary multiples, either case) into `out`.
  * Returns 0, or -EINVAL for anything else (empty, junk, overflow).
  */
-int ust_parse_size(const char *text, uint64_t *out);
+int ust__parse_size(const char *text, uint64_t *out);
 
 /* A plain unsigned decimal number; 0 or -EINVAL. */
-int ust_parse_u64(const char *text, uint64_t *out);
+int ust__parse_u64(const char *text, uint64_t *out);
 
 /* A process id: a plain decimal number from 1 to INT_MAX; 0 or -EINVAL. */
-int ust_parse_pid(const char *text, pid_t *pid);
+int ust__parse_pid(const char *text, pid_t *pid);
 
-static inline int ust_is_pow2(uint64_t v)
+static inline int ust__is_pow2(uint64_t v)
 {
 	return v && !(v & (v - 1));
 }

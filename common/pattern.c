@@ -8,12 +8,12 @@
 
 #include "common/pattern.h"
 
-bool ust_glob_match(const char *pattern, const char *name)
+bool ust__glob_match(const char *pattern, const char *name)
 {
 	return fnmatch(pattern, name, 0) == 0;
 }
 
-bool ust_patterns_match(const char *const *patterns, unsigned int nr,
+bool ust__patterns_match(const char *const *patterns, unsigned int nr,
 			const char *name)
 {
 	bool included = false, have_include = false;
@@ -25,12 +25,12 @@ bool ust_patterns_match(const char *const *patterns, unsigned int nr,
 		if (!p)
 			continue;
 		if (p[0] == '-') {
-			if (ust_glob_match(p + 1, name))
+			if (ust__glob_match(p + 1, name))
 				return false;
 			continue;
 		}
 		have_include = true;
-		if (ust_glob_match(p, name))
+		if (ust__glob_match(p, name))
 			included = true;
 	}
 	return have_include ? included : true;

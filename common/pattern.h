@@ -11,7 +11,7 @@
 #include <stdbool.h>
 
 /* fnmatch(3) globbing without flags: `*` also crosses the ':'. */
-bool ust_glob_match(const char *pattern, const char *name);
+bool ust__glob_match(const char *pattern, const char *name);
 
 /*
  * A list of UST_TRACE patterns: `name` is selected when it matches an
@@ -19,7 +19,7 @@ bool ust_glob_match(const char *pattern, const char *name);
  * excluding patterns, everything else is selected.  NULL entries are
  * skipped.
  */
-bool ust_patterns_match(const char *const *patterns, unsigned int nr,
+bool ust__patterns_match(const char *const *patterns, unsigned int nr,
 			const char *name);
 
 #endif /* UST_PATTERN_H */

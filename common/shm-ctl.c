@@ -14,7 +14,7 @@
 #include "common/pattern.h"
 #include "common/shm-ctl.h"
 
-int ust_ctl_lock(int fd, int how)
+int ust__ctl_lock(int fd, int how)
 {
 	while (flock(fd, how) < 0) {
 		if (errno != EINTR)
@@ -23,7 +23,7 @@ int ust_ctl_lock(int fd, int how)
 	return 0;
 }
 
-void ust_ctl_unlock(int fd)
+void ust__ctl_unlock(int fd)
 {
 	flock(fd, LOCK_UN);
 }
@@ -33,24 +33,24 @@ static uint32_t clamp(uint32_t n, uint32_t max)
 	return n < max ? n : max;
 }
 
-uint32_t ust_ctl_nr_events(const struct ust_ctl_area *a)
+uint32_t ust__ctl_nr_events(const struct ust_ctl_area *a)
 {
 	return clamp(a->nr_events, UST_CTL_MAX_EVENTS);
 }
 
-uint32_t ust_ctl_nr_rules(const struct ust_ctl_area *a)
+uint32_t ust__ctl_nr_rules(const struct ust_ctl_area *a)
 {
 	return clamp(a->nr_rules, UST_CTL_MAX_RULES);
 }
 
-void ust_ctl_event_name(const struct ust_ctl_event *ev,
+void ust__ctl_event_name(const struct ust_ctl_event *ev,
 			char name[UST_CTL_NAME_MAX])
 {
 	memcpy(name, ev->name, UST_CTL_NAME_MAX);
 	name[UST_CTL_NAME_MAX - 1] = '\0';
 }
 
-bool ust_ctl_rules_apply(const struct ust_ctl_area *a, uint32_t nr_rules,
+bool ust__ctl_rules_apply(const struct ust_ctl_area *a, uint32_t nr_rules,
 			 const char *name, bool wanted)
 {
 	char pattern[UST_CTL_PATTERN_MAX];
@@ -59,7 +59,7 @@ bool ust_ctl_rules_apply(const struct ust_ctl_area *a, uint32_t nr_rules,
 	for (i = 0; i < clamp(nr_rules, UST_CTL_MAX_RULES); i++) {
 		memcpy(pattern, a->rules[i].pattern, sizeof(pattern));
 		pattern[sizeof(pattern) - 1] = '\0';
-		if (ust_glob_match(pattern, name))
+		if (ust__glob_match(pattern, name))
 			wanted = a->rules[i].enable != 0;
 	}
 	return wanted;

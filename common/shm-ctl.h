@@ -19,8 +19,8 @@
  * orders everything in the control area (abi/control.h, I12); the kernel drops it
  * if its holder dies.  Returns 0 or -errno.
  */
-int ust_ctl_lock(int fd, int how);
-void ust_ctl_unlock(int fd);
+int ust__ctl_lock(int fd, int how);
+void ust__ctl_unlock(int fd);
 
 /*
  * The state that the first `nr_rules` rules of `a` give the event
@@ -28,15 +28,15 @@ void ust_ctl_unlock(int fd);
  * pattern matches sets it, the last one wins.  Reads each pattern through
  * a NUL-terminated copy, so a torn or garbage rule cannot overrun.
  */
-bool ust_ctl_rules_apply(const struct ust_ctl_area *a, uint32_t nr_rules,
+bool ust__ctl_rules_apply(const struct ust_ctl_area *a, uint32_t nr_rules,
 			 const char *name, bool wanted);
 
 /* The NUL-terminated copy of entry `ev`'s name (UST_CTL_NAME_MAX bytes). */
-void ust_ctl_event_name(const struct ust_ctl_event *ev,
+void ust__ctl_event_name(const struct ust_ctl_event *ev,
 			char name[UST_CTL_NAME_MAX]);
 
 /* Entries and rules in use, clamped to the area's capacity. */
-uint32_t ust_ctl_nr_events(const struct ust_ctl_area *a);
-uint32_t ust_ctl_nr_rules(const struct ust_ctl_area *a);
+uint32_t ust__ctl_nr_events(const struct ust_ctl_area *a);
+uint32_t ust__ctl_nr_rules(const struct ust_ctl_area *a);
 
 #endif /* UST_SHM_CTL_H */

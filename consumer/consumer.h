@@ -90,41 +90,41 @@ struct consumer {
 };
 
 /* output.c */
-int output_create_trace_dir(struct consumer *c, const char *dir,
+int cd_output_create_trace_dir(struct consumer *c, const char *dir,
 			    const char *procname, int pid);
-void output_remove_trace_dir(struct consumer *c, const char *meta);
-int output_open_file(struct consumer *c, const char *name);
-void output_stop(struct consumer *c, const char *name, int err);
-int output_append(struct consumer *c, int fd, uint64_t *size,
+void cd_output_remove_trace_dir(struct consumer *c, const char *meta);
+int cd_output_open_file(struct consumer *c, const char *name);
+void cd_output_stop(struct consumer *c, const char *name, int err);
+int cd_output_append(struct consumer *c, int fd, uint64_t *size,
 		  const void *buf, size_t len, const char *name);
-int summary_write(const struct consumer *c, int dirfd, int pid);
-int output_open_parent(const char *dir, char *err, size_t errlen);
-int output_make_dir(int parent, const char *base, char *name, size_t len);
-int output_write_all(int fd, const void *data, size_t len);
-char *output_join_path(const char *dir, const char *name);
-void sanitize_name(char *s);
+int cd_summary_write(const struct consumer *c, int dirfd, int pid);
+int cd_output_open_parent(const char *dir, char *err, size_t errlen);
+int cd_output_make_dir(int parent, const char *base, char *name, size_t len);
+int cd_output_write_all(int fd, const void *data, size_t len);
+char *cd_output_join_path(const char *dir, const char *name);
+void cd_sanitize_name(char *s);
 
 /* metadata.c */
-int metadata_write_header(struct consumer *c, int pid);
-void metadata_update(struct consumer *c);
-void metadata_release(struct consumer *c);
-int meta_tsdl_check(const char *tsdl, char *err, size_t errlen);
+int cd_metadata_write_header(struct consumer *c, int pid);
+void cd_metadata_update(struct consumer *c);
+void cd_metadata_release(struct consumer *c);
+int cd_meta_tsdl_check(const char *tsdl, char *err, size_t errlen);
 
 /* drain.c */
-int streams_init(struct consumer *c);
-void drain_all(struct consumer *c, bool final);
-size_t packet_copy(struct consumer *c, const struct chan_info *ci,
+int cd_streams_init(struct consumer *c);
+void cd_drain_all(struct consumer *c, bool final);
+size_t cd_packet_copy(struct consumer *c, const struct chan_info *ci,
 		   const uint8_t *slot);
-enum copy_state packet_copy_state(const struct consumer *c,
+enum copy_state cd_packet_copy_state(const struct consumer *c,
 				  const struct stream *s, uint64_t n,
 				  const uint8_t *slot);
-const char *packet_sequence_check(const struct stream *s, uint64_t n,
+const char *cd_packet_sequence_check(const struct stream *s, uint64_t n,
 				  const uint8_t *pkt, char *why, size_t len);
-void streams_release(struct consumer *c);
-uint64_t streams_lost(const struct consumer *c);
+void cd_streams_release(struct consumer *c);
+uint64_t cd_streams_lost(const struct consumer *c);
 
 /* snapshot.c */
-void flight_poll(struct consumer *c);
-void flight_final(struct consumer *c);
+void cd_flight_poll(struct consumer *c);
+void cd_flight_final(struct consumer *c);
 
 #endif /* UST_CONSUMER_H */

@@ -39,7 +39,7 @@
 
 #include "consumer.h"
 
-int streams_init(struct consumer *c)
+int cd_streams_init(struct consumer *c)
 {
 	const struct shm_map *m = &c->shm;
 	unsigned int ch, cpu, i = 0;
@@ -65,8 +65,8 @@ int streams_init(struct consumer *c)
 	return c->scratch ? 0 : -ENOMEM;
 }
 
-/* Close the stream files and free what streams_init() allocated. */
-void streams_release(struct consumer *c)
+/* Close the stream files and free what cd_streams_init() allocated. */
+void cd_streams_release(struct consumer *c)
 {
 	unsigned int i;
 
@@ -82,7 +82,7 @@ void streams_release(struct consumer *c)
 }
 
 /* Sum of the last events_discarded of every stream: the records lost. */
-uint64_t streams_lost(const struct consumer *c)
+uint64_t cd_streams_lost(const struct consumer *c)
 {
 	uint64_t lost = 0;
 	unsigned int i;
@@ -143,14 +143,14 @@ static void consumed_publish(const struct consumer *c, struct stream *s)
  * content as its (still untrusted) content_size claims, within the
  * sub-buffer.  Returns the bytes copied.
  */
-size_t packet_copy(struct consumer *c, const struct chan_info *ci,
+size_t cd_packet_copy(struct consumer *c, const struct chan_info *ci,
 			  const uint8_t *slot)
 {
 	uint64_t bits;
 	size_t len = UST_PACKET_HEADER_SIZE;
 
 	memcpy(c->scratch, slot, UST_PACKET_HEADER_SIZE);
-	bits = ust_get_le64(c->scratch + UST_PACKET_OFF(content_size));
+	bits = ctf_get_le64(c->scratch + UST_PACKET_OFF(content_size));
 	if (bits % 8 == 0 && bits / 8 >= UST_PACKET_HEADER_SIZE && bits / 8 <= ci->subbuf_size)
 		len = (size_t)(bits / 8);
 	memcpy(c->scratch + UST_PACKET_HEADER_SIZE, slot + UST_PACKET_HEADER_SIZE, len - UST_PACKET_HEADER_SIZE);
@@ -174,7 +174,7 @@ size_t packet_copy(struct consumer *c, const struct chan_info *ci,
  * what it misses, and a racy copy that fails them is counted as
  * overwritten, not corrupt.
  */
-enum copy_state packet_copy_state(const struct consumer *c,
+enum copy_state cd_packet_copy_state(const struct consumer *c,
 				  const struct stream *s, uint64_t n,
 				  const uint8_t *slot)
 {
@@ -200,14 +200,14 @@ enum copy_state packet_copy_state(const struct consumer *c,
 }
 
 /* Checks across packets of the stream that the walk cannot make. */
-const char *packet_sequence_check(const struct stream *s, uint64_t n,
+const char *cd_packet_sequence_check(const struct stream *s, uint64_t n,
 				  const uint8_t *pkt, char *why, size_t len)
 {
-	uint64_t seq = ust_get_le64(pkt + UST_PACKET_OFF(packet_seq_num));
-	uint64_t inst = ust_get_le64(pkt + UST_PACKET_OFF(stream_instance_id));
-	uint32_t cpu = ust_get_le32(pkt + UST_PACKET_OFF(cpu_id));
-	uint64_t begin = ust_get_le64(pkt + UST_PACKET_OFF(timestamp_begin));
-	uint64_t lost = ust_get_le64(pkt + UST_PACKET_OFF(events_discarded));
+	uint64_t seq = ctf_get_le64(pkt + UST_PACKET_OFF(packet_seq_num));
+	uint64_t inst = ctf_get_le64(pkt + UST_PACKET_OFF(stream_instance_id));
+	uint32_t cpu = ctf_get_le32(pkt + UST_PACKET_OFF(cpu_id));
+	uint64_t begin = ctf_get_le64(pkt + UST_PACKET_OFF(timestamp_begin));
+	uint64_t lost = ctf_get_le64(pkt + UST_PACKET_OFF(events_discarded));
 
 	if (seq != n)
 		snprintf(why, len, "packet_seq_num %" PRIu64 " in sub-buffer %" PRIu64, seq, n);
@@ -236,15 +236,15 @@ static void packet_write(struct consumer *c, struct stream *s, size_t len,
 		return;
 	}
 	if (s->fd < 0) {
-		fd = output_open_file(c, s->name);
+		fd = cd_output_open_file(c, s->name);
 		if (fd < 0) {
-			output_stop(c, s->name, -fd);
+			cd_output_stop(c, s->name, -fd);
 			c->stats.packets_unwritten++;
 			return;
 		}
 		s->fd = fd;
 	}
-	if (output_append(c, s->fd, &s->file_size, c->scratch, len, s->name)) {
+	if (cd_output_append(c, s->fd, &s->file_size, c->scratch, len, s->name)) {
 		c->stats.packets_unwritten++;
 		return;
 	}
@@ -280,23 +280,23 @@ static void packet_process(struct consumer *c, struct stream *s, uint64_t n,
 	char why[160];
 
 	/* On disk a packet ends with its content: no padding. */
-	content = ust_get_le64(pkt + UST_PACKET_OFF(content_size));
-	ust_put_le64(pkt + UST_PACKET_OFF(packet_size), (content + 7) & ~7ull);
-	if (ust_packet_walk(pkt, len, c->shm.uuid, ci->stream_id, &ci->table,
+	content = ctf_get_le64(pkt + UST_PACKET_OFF(content_size));
+	ctf_put_le64(pkt + UST_PACKET_OFF(packet_size), (content + 7) & ~7ull);
+	if (shm_packet_walk(pkt, len, c->shm.uuid, ci->stream_id, &ci->table,
 			    NULL, NULL, &res)) {
 		packet_reject(c, s, n, state, res.error);
 		return;
 	}
-	if (packet_sequence_check(s, n, pkt, why, sizeof(why))) {
+	if (cd_packet_sequence_check(s, n, pkt, why, sizeof(why))) {
 		packet_reject(c, s, n, state, why);
 		return;
 	}
-	lost = ust_get_le64(pkt + UST_PACKET_OFF(events_discarded));
+	lost = ctf_get_le64(pkt + UST_PACKET_OFF(events_discarded));
 	if (final && res.nr_records == 0 && lost == s->last_discarded)
 		return;
 	packet_write(c, s, (size_t)(content / 8), res.nr_records);
 	s->have_last = true;
-	s->last_ts_end = ust_get_le64(pkt + UST_PACKET_OFF(timestamp_end));
+	s->last_ts_end = ctf_get_le64(pkt + UST_PACKET_OFF(timestamp_end));
 	s->last_discarded = lost;
 }
 
@@ -308,8 +308,8 @@ static void subbuf_consume(struct consumer *c, struct stream *s)
 	enum copy_state state;
 	size_t len;
 
-	len = packet_copy(c, ci, slot);
-	state = packet_copy_state(c, s, s->consumed, slot);
+	len = cd_packet_copy(c, ci, slot);
+	state = cd_packet_copy_state(c, s, s->consumed, slot);
 	if (state == COPY_TORN)
 		c->stats.packets_dropped++;
 	else
@@ -364,14 +364,14 @@ static void stream_flush_partial(struct consumer *c, struct stream *s)
 	       __atomic_load_n(&buf->lost_big, __ATOMIC_RELAXED);
 	slot = shm_slot(&c->shm, s->chan, s->cpu, n);
 	memcpy(c->scratch, slot, used);
-	state = packet_copy_state(c, s, n, slot);
+	state = cd_packet_copy_state(c, s, n, slot);
 	if (state == COPY_TORN) {
 		c->stats.packets_dropped++;
 		return;
 	}
-	ust_put_le64(c->scratch + UST_PACKET_OFF(timestamp_end), last_ts);
-	ust_put_le64(c->scratch + UST_PACKET_OFF(content_size), used * 8);
-	ust_put_le64(c->scratch + UST_PACKET_OFF(events_discarded), lost);
+	ctf_put_le64(c->scratch + UST_PACKET_OFF(timestamp_end), last_ts);
+	ctf_put_le64(c->scratch + UST_PACKET_OFF(content_size), used * 8);
+	ctf_put_le64(c->scratch + UST_PACKET_OFF(events_discarded), lost);
 	packet_process(c, s, n, used, state, true);
 	s->consumed = n + 1;
 }
@@ -393,7 +393,7 @@ static void stream_drain(struct consumer *c, struct stream *s, bool final)
 		 * release of meta_used) before it enables the event, so this
 		 * sees every class the records below the offset use.
 		 */
-		metadata_update(c);
+		cd_metadata_update(c);
 		if (cur < s->consumed) {
 			stream_break(s, "commit offset went backwards");
 			return;
@@ -408,7 +408,7 @@ static void stream_drain(struct consumer *c, struct stream *s, bool final)
 		stream_flush_partial(c, s);
 }
 
-void drain_all(struct consumer *c, bool final)
+void cd_drain_all(struct consumer *c, bool final)
 {
 	unsigned int i;
 

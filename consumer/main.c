@@ -91,7 +91,7 @@ static int options_check(poptContext pc, struct options *o)
 	if (o->read_timer < UST_READ_TIMER_MIN_US || o->read_timer > UST_READ_TIMER_MAX_US)
 		return usage_error(pc, "--read-timer must be %u..%u microseconds",
 				   UST_READ_TIMER_MIN_US, UST_READ_TIMER_MAX_US);
-	if (o->clock && ust_clock_parse(o->clock, &o->session_clock))
+	if (o->clock && ust__clock_parse(o->clock, &o->session_clock))
 		return usage_error(pc, "invalid --clock '%s' (expected KIND:FREQ:OFFSET_S:OFFSET:UUID)",
 				   o->clock);
 	return 0;
@@ -217,7 +217,7 @@ static int clock_setup(struct consumer *c, const struct options *o)
 	}
 	if (o->clock)
 		fprintf(stderr, CONSUMER_NAME ": --clock is not the process's clock kind; measuring\n");
-	ret = ust_clock_measure(c->shm.clock_kind, &c->clock);
+	ret = ust__clock_measure(c->shm.clock_kind, &c->clock);
 	if (ret)
 		fprintf(stderr, CONSUMER_NAME ": cannot measure the clock: %s\n",
 			strerror(-ret));
@@ -241,11 +241,11 @@ static int consumer_start(struct consumer *c, const struct options *o)
 			c->shm.pid, o->pid);
 	ret = clock_setup(c, o);
 	if (!ret)
-		ret = output_create_trace_dir(c, o->output, c->shm.procname, o->pid);
+		ret = cd_output_create_trace_dir(c, o->output, c->shm.procname, o->pid);
 	if (!ret)
-		ret = metadata_write_header(c, o->pid);
+		ret = cd_metadata_write_header(c, o->pid);
 	if (!ret)
-		ret = streams_init(c);
+		ret = cd_streams_init(c);
 	if (ret && !c->error[0])
 		snprintf(c->error, sizeof(c->error), "consumer could not start: %s",
 			 strerror(-ret));
@@ -255,8 +255,8 @@ static int consumer_start(struct consumer *c, const struct options *o)
 /* Free everything: exit is near, but sanitizers should see no leak. */
 static void consumer_release(struct consumer *c)
 {
-	streams_release(c);
-	metadata_release(c);
+	cd_streams_release(c);
+	cd_metadata_release(c);
 	shm_map_close(&c->shm);
 	if (c->out_fd >= 0)
 		close(c->out_fd);
@@ -265,7 +265,7 @@ static void consumer_release(struct consumer *c)
 }
 
 /*
- * drain_all() with shared memory faults turned into a clean stop.  The
+ * cd_drain_all() with shared memory faults turned into a clean stop.  The
  * signal mask need not be saved (no syscall per tick): SIGBUS runs with
  * SA_NODEFER, so the handler leaves the mask as it found it.
  */
@@ -279,11 +279,11 @@ static bool drain_guarded(struct consumer *c, bool final)
 		return false;
 	}
 	bus_armed = 1;
-	drain_all(c, final);
+	cd_drain_all(c, final);
 	if (final)
-		flight_final(c);	/* a crash leaves a snapshot */
+		cd_flight_final(c);	/* a crash leaves a snapshot */
 	else
-		flight_poll(c);		/* a snapshot request */
+		cd_flight_poll(c);		/* a snapshot request */
 	bus_armed = 0;
 	return true;
 }
@@ -350,7 +350,7 @@ int main(int argc, const char **argv)
 		consumer_run(&c, &o, pidfd, &runmask);
 	}
 	if (sumfd >= 0) {
-		summary_write(&c, sumfd, o.pid);
+		cd_summary_write(&c, sumfd, o.pid);
 		close(sumfd);
 	}
 	consumer_release(&c);

@@ -95,19 +95,19 @@ static int metadata_header_text(const struct consumer *c, int pid, char **text,
 	f = open_memstream(text, len);
 	if (!f)
 		return -ENOMEM;
-	ust_uuid_format(c->shm.uuid, uuid);
+	ctf_uuid_format(c->shm.uuid, uuid);
 	if (gethostname(host, sizeof(host)))
 		snprintf(host, sizeof(host), "unknown");
 	host[sizeof(host) - 1] = '\0';
-	ust_tsdl_literal_sanitize(host);
+	ctf_tsdl_literal_sanitize(host);
 	memcpy(proc, c->shm.procname, sizeof(proc));
-	ust_tsdl_literal_sanitize(proc);
+	ctf_tsdl_literal_sanitize(proc);
 	tracer_version(&major, &minor);
 
-	ust_tsdl_prelude(f, uuid);
+	ctf_tsdl_prelude(f, uuid);
 	fprintf(f, tsdl_env, host, major, minor, proc, pid);
-	ust_tsdl_clock(f, &c->clock);
-	ust_tsdl_packet_context(f);
+	ctf_tsdl_clock(f, &c->clock);
+	ctf_tsdl_packet_context(f);
 	fputs(tsdl_stream_types, f);
 	for (i = 0; i < c->shm.nr_channels; i++)
 		fprintf(f, tsdl_stream, c->shm.chan[i].stream_id,
@@ -120,7 +120,7 @@ static int metadata_header_text(const struct consumer *c, int pid, char **text,
  * Create `metadata` with its fixed part.  On failure the trace directory
  * is removed again: the trace cannot start.
  */
-int metadata_write_header(struct consumer *c, int pid)
+int cd_metadata_write_header(struct consumer *c, int pid)
 {
 	size_t len;
 	char *text;
@@ -129,13 +129,13 @@ int metadata_write_header(struct consumer *c, int pid)
 	ret = metadata_header_text(c, pid, &text, &len);
 	if (ret)
 		return ret;
-	c->meta_fd = output_open_file(c, META_FILE);
+	c->meta_fd = cd_output_open_file(c, META_FILE);
 	if (c->meta_fd < 0) {
 		ret = c->meta_fd;
 		fprintf(stderr, CONSUMER_NAME ": %s/" META_FILE ": %s\n",
 			c->out_path, strerror(-ret));
 	} else {
-		ret = output_append(c, c->meta_fd, &c->meta_file_size, text, len,
+		ret = cd_output_append(c, c->meta_fd, &c->meta_file_size, text, len,
 				    META_FILE);
 		if (ret) {
 			close(c->meta_fd);
@@ -143,7 +143,7 @@ int metadata_write_header(struct consumer *c, int pid)
 		}
 	}
 	if (ret)
-		output_remove_trace_dir(c, META_FILE);
+		cd_output_remove_trace_dir(c, META_FILE);
 	free(text);
 	return ret;
 }
@@ -153,7 +153,7 @@ int metadata_write_header(struct consumer *c, int pid)
  * printable text, balanced braces outside string literals, closed
  * literals and no comments (which could swallow the rest of the file).
  */
-int meta_tsdl_check(const char *s, char *err, size_t errlen)
+int cd_meta_tsdl_check(const char *s, char *err, size_t errlen)
 {
 	bool quoted = false;
 	int depth = 0;
@@ -161,7 +161,7 @@ int meta_tsdl_check(const char *s, char *err, size_t errlen)
 
 	for (i = 0; s[i]; i++) {
 		if ((s[i] < 0x20 || s[i] > 0x7e) && s[i] != '\n' && s[i] != '\t')
-			return fail_msg(err, errlen, "unprintable byte 0x%02x in fields",
+			return shm_fail_msg(err, errlen, "unprintable byte 0x%02x in fields",
 					(unsigned char)s[i]);
 	}
 	for (i = 0; s[i]; i++) {
@@ -177,14 +177,14 @@ int meta_tsdl_check(const char *s, char *err, size_t errlen)
 		if (ch == '"')
 			quoted = true;
 		else if (ch == '/' && (s[i + 1] == '*' || s[i + 1] == '/'))
-			return fail_msg(err, errlen, "comment in fields");
+			return shm_fail_msg(err, errlen, "comment in fields");
 		else if (ch == '{')
 			depth++;
 		else if (ch == '}' && --depth < 0)
-			return fail_msg(err, errlen, "unbalanced '}' in fields");
+			return shm_fail_msg(err, errlen, "unbalanced '}' in fields");
 	}
 	if (quoted || depth)
-		return fail_msg(err, errlen, "unterminated %s in fields",
+		return shm_fail_msg(err, errlen, "unterminated %s in fields",
 				quoted ? "string" : "'{'");
 	return 0;
 }
@@ -263,25 +263,25 @@ static int meta_entry_parse(const struct consumer *c, const uint8_t *p,
 	e->tsdl = entry_string(s, ev->tsdl_len);
 	s += ev->tsdl_len;
 	if (!e->name || !e->layout || !e->tsdl)
-		return fail_msg(err, errlen, "string not terminated where its length says");
+		return shm_fail_msg(err, errlen, "string not terminated where its length says");
 	if (entry_descriptions(s, ev->desc_len, e))
-		return fail_msg(err, errlen, "'%s': descriptions not terminated where their length says",
+		return shm_fail_msg(err, errlen, "'%s': descriptions not terminated where their length says",
 				e->name);
 	if (!event_name_ok(e->name))
-		return fail_msg(err, errlen, "bad event name");
+		return shm_fail_msg(err, errlen, "bad event name");
 	if (ev->channel >= c->shm.nr_channels)
-		return fail_msg(err, errlen, "'%s': no channel %u", e->name, ev->channel);
+		return shm_fail_msg(err, errlen, "'%s': no channel %u", e->name, ev->channel);
 	if (ev->id >= META_MAX_EVENT_ID)
-		return fail_msg(err, errlen, "'%s': event id %u too large", e->name, ev->id);
+		return shm_fail_msg(err, errlen, "'%s': event id %u too large", e->name, ev->id);
 	t = &c->shm.chan[ev->channel].table;
 	if (ev->id < t->nr && t->layouts[ev->id])
-		return fail_msg(err, errlen, "'%s': event id %u already used", e->name, ev->id);
+		return shm_fail_msg(err, errlen, "'%s': event id %u already used", e->name, ev->id);
 	if (ev->loglevel < -1)
-		return fail_msg(err, errlen, "'%s': bad loglevel %d", e->name, ev->loglevel);
-	if (ust_layout_check(e->layout))
-		return fail_msg(err, errlen, "'%s': bad payload layout \"%.40s\"",
+		return shm_fail_msg(err, errlen, "'%s': bad loglevel %d", e->name, ev->loglevel);
+	if (shm_layout_check(e->layout))
+		return shm_fail_msg(err, errlen, "'%s': bad payload layout \"%.40s\"",
 				 e->name, e->layout);
-	return meta_tsdl_check(e->tsdl, err, errlen);
+	return cd_meta_tsdl_check(e->tsdl, err, errlen);
 }
 
 /* Record the layout of event `id` (a private copy), growing the table. */
@@ -429,12 +429,12 @@ static void meta_read_new(struct consumer *c, uint64_t used)
 		c->meta_pos += n;
 	}
 	if (fclose(f) == 0 && len && c->meta_fd >= 0)
-		output_append(c, c->meta_fd, &c->meta_file_size, text, len, META_FILE);
+		cd_output_append(c, c->meta_fd, &c->meta_file_size, text, len, META_FILE);
 	free(text);
 }
 
 /* Close `metadata` and free the layout tables. */
-void metadata_release(struct consumer *c)
+void cd_metadata_release(struct consumer *c)
 {
 	unsigned int ch;
 	uint32_t id;
@@ -457,7 +457,7 @@ void metadata_release(struct consumer *c)
  * Append what libust added to the metadata log since the last call.
  * Cheap when nothing changed: one load.
  */
-void metadata_update(struct consumer *c)
+void cd_metadata_update(struct consumer *c)
 {
 	uint64_t used;
 

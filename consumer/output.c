@@ -27,7 +27,7 @@
 #define MAX_SUFFIX	1000
 
 /* Keep [A-Za-z0-9._-] and make the rest '_'; never start with '.'. */
-void sanitize_name(char *s)
+void cd_sanitize_name(char *s)
 {
 	char *p;
 
@@ -47,14 +47,14 @@ void sanitize_name(char *s)
  * real directory owned by root or by us, or another user could read our
  * traces.
  */
-int output_open_parent(const char *dir, char *err, size_t errlen)
+int cd_output_open_parent(const char *dir, char *err, size_t errlen)
 {
 	bool shared = !strcmp(dir, UST_DEFAULT_OUTPUT);
 	struct stat st;
 	bool created;
 	int fd, ret;
 
-	ret = ust_mkdir_p(dir, &created);
+	ret = ust__mkdir_p(dir, &created);
 	if (ret) {
 		snprintf(err, errlen, "cannot create '%s': %s", dir, strerror(-ret));
 		return ret;
@@ -79,7 +79,7 @@ int output_open_parent(const char *dir, char *err, size_t errlen)
  * Create and open `<procname>-<pid>-<date>-<time>[-N]` in `parent`, a
  * fresh directory of ours; its name is returned in `name`.
  */
-int output_make_dir(int parent, const char *base, char *name, size_t len)
+int cd_output_make_dir(int parent, const char *base, char *name, size_t len)
 {
 	struct stat st;
 	int i, fd;
@@ -107,7 +107,7 @@ int output_make_dir(int parent, const char *base, char *name, size_t len)
 }
 
 /* The absolute path of `name` in `dir`, for messages and the summary. */
-char *output_join_path(const char *dir, const char *name)
+char *cd_output_join_path(const char *dir, const char *name)
 {
 	char real[PATH_MAX], *out;
 
@@ -118,7 +118,7 @@ char *output_join_path(const char *dir, const char *name)
 	return out;
 }
 
-int output_create_trace_dir(struct consumer *c, const char *dir,
+int cd_output_create_trace_dir(struct consumer *c, const char *dir,
 			    const char *procname, int pid)
 {
 	char proc[sizeof(c->shm.procname)], base[96], name[112], err[PATH_MAX + 64];
@@ -126,25 +126,25 @@ int output_create_trace_dir(struct consumer *c, const char *dir,
 	time_t now = time(NULL);
 	int parent, fd;
 
-	parent = output_open_parent(dir, err, sizeof(err));
+	parent = cd_output_open_parent(dir, err, sizeof(err));
 	if (parent < 0) {
 		fprintf(stderr, CONSUMER_NAME ": %s\n", err);
 		return parent;
 	}
 	snprintf(proc, sizeof(proc), "%s", procname[0] ? procname : "unknown");
-	sanitize_name(proc);
+	cd_sanitize_name(proc);
 	localtime_r(&now, &tm);
 	snprintf(base, sizeof(base), "%s-%d-%04d%02d%02d-%02d%02d%02d", proc, pid,
 		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
 		 tm.tm_min, tm.tm_sec);
-	fd = output_make_dir(parent, base, name, sizeof(name));
+	fd = cd_output_make_dir(parent, base, name, sizeof(name));
 	if (fd < 0) {
 		fprintf(stderr, CONSUMER_NAME ": cannot create a trace directory in '%s': %s\n",
 			dir, strerror(-fd));
 		close(parent);
 		return fd;
 	}
-	c->out_path = output_join_path(dir, name);
+	c->out_path = cd_output_join_path(dir, name);
 	close(parent);
 	if (!c->out_path) {
 		close(fd);
@@ -155,11 +155,11 @@ int output_create_trace_dir(struct consumer *c, const char *dir,
 }
 
 /*
- * Undo output_create_trace_dir() when the trace cannot even start: a
+ * Undo cd_output_create_trace_dir() when the trace cannot even start: a
  * directory without valid metadata would make babeltrace2 refuse every
  * trace under the output directory.
  */
-void output_remove_trace_dir(struct consumer *c, const char *meta)
+void cd_output_remove_trace_dir(struct consumer *c, const char *meta)
 {
 	unlinkat(c->out_fd, meta, 0);
 	close(c->out_fd);
@@ -172,7 +172,7 @@ void output_remove_trace_dir(struct consumer *c, const char *meta)
 }
 
 /* Create `name` in the trace directory; never follows or reuses a file. */
-int output_open_file(struct consumer *c, const char *name)
+int cd_output_open_file(struct consumer *c, const char *name)
 {
 	int fd;
 
@@ -182,7 +182,7 @@ int output_open_file(struct consumer *c, const char *name)
 }
 
 /* Stop writing for good; the reason goes to stderr once and to the summary. */
-void output_stop(struct consumer *c, const char *name, int err)
+void cd_output_stop(struct consumer *c, const char *name, int err)
 {
 	if (c->writing_stopped)
 		return;
@@ -198,7 +198,7 @@ void output_stop(struct consumer *c, const char *name, int err)
  * writing stops for the whole trace (a later packet could need what was
  * lost).  Returns 0 or a negative errno.
  */
-int output_append(struct consumer *c, int fd, uint64_t *size,
+int cd_output_append(struct consumer *c, int fd, uint64_t *size,
 		  const void *buf, size_t len, const char *name)
 {
 	const uint8_t *p = buf;
@@ -216,7 +216,7 @@ int output_append(struct consumer *c, int fd, uint64_t *size,
 			err = n < 0 ? errno : EIO;
 			if (ftruncate(fd, (off_t)*size))
 				err = errno;	/* the worse news */
-			output_stop(c, name, err);
+			cd_output_stop(c, name, err);
 			return -err;
 		}
 		done += (size_t)n;
@@ -226,7 +226,7 @@ int output_append(struct consumer *c, int fd, uint64_t *size,
 	return 0;
 }
 
-int output_write_all(int fd, const void *data, size_t len)
+int cd_output_write_all(int fd, const void *data, size_t len)
 {
 	const char *buf = data;
 	ssize_t n;
@@ -256,7 +256,7 @@ static int summary_format(const struct consumer *c, char **text)
 		     UST_SUMMARY_KEY_PACKETS_UNWRITTEN "=%" PRIu64 "\n"
 		     UST_SUMMARY_KEY_BYTES "=%" PRIu64 "\n%s%s%s%s",
 		     c->out_path ? c->out_path : "", c->stats.events,
-		     c->streams ? streams_lost(c) : 0, c->stats.packets,
+		     c->streams ? cd_streams_lost(c) : 0, c->stats.packets,
 		     c->stats.packets_dropped, c->stats.packets_unwritten,
 		     c->stats.bytes, c->error[0] ? UST_SUMMARY_KEY_ERROR "=" : "", c->error,
 		     c->error[0] ? "\n" : "",
@@ -290,7 +290,7 @@ static int summary_publish(int dirfd, const char *tmp, int pid,
  * (named after this consumer, which is alone to write it), then rename,
  * so `ust record` never reads half a summary.
  */
-int summary_write(const struct consumer *c, int dirfd, int pid)
+int cd_summary_write(const struct consumer *c, int dirfd, int pid)
 {
 	char tmp[64], final[64], *text;
 	int fd, ret;
@@ -306,7 +306,7 @@ int summary_write(const struct consumer *c, int dirfd, int pid)
 		ret = -errno;
 		goto out;
 	}
-	ret = output_write_all(fd, text, strlen(text));
+	ret = cd_output_write_all(fd, text, strlen(text));
 	if (close(fd) && !ret)
 		ret = -errno;
 	if (!ret)

@@ -6,9 +6,9 @@
  *
  * Requests come through the header's struct ust_flight (abi/flight.h, which
  * has the protocol): ust_trigger() in the process, or `ust snapshot PID`.
- * The consumer sees a pending request at its next tick (flight_poll),
+ * The consumer sees a pending request at its next tick (cd_flight_poll),
  * and, when the process ends, a pending request and the cause of death
- * (flight_final).
+ * (cd_flight_final).
  *
  * A snapshot is a complete CTF trace that babeltrace2 opens alone:
  *   - metadata: the trace's, with a fresh trace UUID, so that readers
@@ -122,7 +122,7 @@ static void cut_front(uint8_t *pkt, struct cut *k)
 		return;
 	memmove(pkt + UST_PACKET_HEADER_SIZE, pkt + k->front, k->end - k->front);
 	k->end -= drop;
-	ust_put_le64(pkt + UST_PACKET_OFF(timestamp_begin), k->front_clock);
+	ctf_put_le64(pkt + UST_PACKET_OFF(timestamp_begin), k->front_clock);
 }
 
 static void stream_append(struct snapshot *snap, struct snap_stream *ss,
@@ -140,7 +140,7 @@ static void stream_append(struct snapshot *snap, struct snap_stream *ss,
 			return;
 		}
 	}
-	ret = output_write_all(ss->fd, pkt, len);
+	ret = cd_output_write_all(ss->fd, pkt, len);
 	if (ret)
 		snap->err = ret;
 }
@@ -148,7 +148,7 @@ static void stream_append(struct snapshot *snap, struct snap_stream *ss,
 /* Losses counted from the snapshot's first packet, in a flight channel. */
 static void discarded_rebase(struct snap_stream *ss, uint8_t *pkt)
 {
-	uint64_t raw = ust_get_le64(pkt + UST_PACKET_OFF(events_discarded));
+	uint64_t raw = ctf_get_le64(pkt + UST_PACKET_OFF(events_discarded));
 
 	if (!ss->rebase)
 		return;
@@ -156,7 +156,7 @@ static void discarded_rebase(struct snap_stream *ss, uint8_t *pkt)
 		ss->base = raw;
 		ss->have_base = true;
 	}
-	ust_put_le64(pkt + UST_PACKET_OFF(events_discarded), raw - ss->base);
+	ctf_put_le64(pkt + UST_PACKET_OFF(events_discarded), raw - ss->base);
 }
 
 /*
@@ -176,31 +176,31 @@ static void snap_packet(struct snapshot *snap, struct snap_stream *ss,
 	char why[160];
 	int ret;
 
-	if (ust_get_le64(pkt + UST_PACKET_OFF(timestamp_begin)) > snap->cut_ts)
+	if (ctf_get_le64(pkt + UST_PACKET_OFF(timestamp_begin)) > snap->cut_ts)
 		return;
 	if (ss->rebase)
 		k.start_ts = snap->start_ts;
-	content = ust_get_le64(pkt + UST_PACKET_OFF(content_size));
-	ust_put_le64(pkt + UST_PACKET_OFF(packet_size), (content + 7) & ~7ull);
-	ret = ust_packet_walk(pkt, len, c->shm.uuid, ci->stream_id, &ci->table,
+	content = ctf_get_le64(pkt + UST_PACKET_OFF(content_size));
+	ctf_put_le64(pkt + UST_PACKET_OFF(packet_size), (content + 7) & ~7ull);
+	ret = shm_packet_walk(pkt, len, c->shm.uuid, ci->stream_id, &ci->table,
 			      cut_record, &k, &res);
-	if (ret < 0 || packet_sequence_check(&ss->st, n, pkt, why, sizeof(why))) {
+	if (ret < 0 || cd_packet_sequence_check(&ss->st, n, pkt, why, sizeof(why))) {
 		fprintf(stderr, CONSUMER_NAME ": snapshot: %s: packet %" PRIu64 " left out: %s\n",
 			ss->st.name, n, ret < 0 ? res.error : why);
 		snap->dropped++;
 		return;
 	}
-	raw = ust_get_le64(pkt + UST_PACKET_OFF(events_discarded));
-	if (ust_get_le64(pkt + UST_PACKET_OFF(timestamp_end)) > snap->cut_ts)
-		ust_put_le64(pkt + UST_PACKET_OFF(timestamp_end), snap->cut_ts);
+	raw = ctf_get_le64(pkt + UST_PACKET_OFF(events_discarded));
+	if (ctf_get_le64(pkt + UST_PACKET_OFF(timestamp_end)) > snap->cut_ts)
+		ctf_put_le64(pkt + UST_PACKET_OFF(timestamp_end), snap->cut_ts);
 	ss->st.have_last = true;
-	ss->st.last_ts_end = ust_get_le64(pkt + UST_PACKET_OFF(timestamp_end));
+	ss->st.last_ts_end = ctf_get_le64(pkt + UST_PACKET_OFF(timestamp_end));
 	ss->st.last_discarded = raw;
 	if (k.records == 0)
 		return;
 	cut_front(pkt, &k);
-	ust_put_le64(pkt + UST_PACKET_OFF(content_size), (uint64_t)k.end * 8);
-	ust_put_le64(pkt + UST_PACKET_OFF(packet_size), (uint64_t)k.end * 8);
+	ctf_put_le64(pkt + UST_PACKET_OFF(content_size), (uint64_t)k.end * 8);
+	ctf_put_le64(pkt + UST_PACKET_OFF(packet_size), (uint64_t)k.end * 8);
 	discarded_rebase(ss, pkt);
 	memcpy(pkt + UST_PACKET_OFF(uuid), snap->uuid, sizeof(snap->uuid));
 	stream_append(snap, ss, pkt, k.end);
@@ -231,9 +231,9 @@ static size_t slot_take(struct snapshot *snap, struct snap_stream *ss,
 		memcpy(c->scratch, slot, used);
 		len = used;
 	} else {
-		len = packet_copy(c, ci, slot);
+		len = cd_packet_copy(c, ci, slot);
 	}
-	if (packet_copy_state(c, &ss->st, n, slot) == COPY_TORN) {
+	if (cd_packet_copy_state(c, &ss->st, n, slot) == COPY_TORN) {
 		snap->dropped++;
 		return 0;
 	}
@@ -243,15 +243,15 @@ static size_t slot_take(struct snapshot *snap, struct snap_stream *ss,
 	 * I2: after the offset (acquire in the caller), so it covers every
 	 * copied record; I7: the loss counters, relaxed like their increments.
 	 */
-	ust_put_le64(c->scratch + UST_PACKET_OFF(timestamp_end),
+	ctf_put_le64(c->scratch + UST_PACKET_OFF(timestamp_end),
 		 __atomic_load_n(&buf->commit.last_ts, __ATOMIC_RELAXED));
-	ust_put_le64(c->scratch + UST_PACKET_OFF(content_size), used * 8);
+	ctf_put_le64(c->scratch + UST_PACKET_OFF(content_size), used * 8);
 	lost = __atomic_load_n(&buf->lost_full, __ATOMIC_RELAXED) +
 	       __atomic_load_n(&buf->lost_big, __ATOMIC_RELAXED);
 	/* In a frozen flight channel, the later losses are after the cut. */
 	if (ss->rebase && ss->st.have_last)
 		lost = ss->st.last_discarded;
-	ust_put_le64(c->scratch + UST_PACKET_OFF(events_discarded), lost);
+	ctf_put_le64(c->scratch + UST_PACKET_OFF(events_discarded), lost);
 	return len;
 }
 
@@ -304,7 +304,7 @@ static uint64_t flight_start(const struct consumer *c, uint64_t cut_ts)
 		cur = off >> ci->subbuf_shift;
 		if (cur + 1 <= ci->subbuf_count)
 			continue;	/* never overwritten: whole history */
-		ts = ust_get_le64(shm_slot(&c->shm, s->chan, s->cpu, cur + 1 - ci->subbuf_count) +
+		ts = ctf_get_le64(shm_slot(&c->shm, s->chan, s->cpu, cur + 1 - ci->subbuf_count) +
 			      UST_PACKET_OFF(timestamp_begin));
 		if (ts > start && ts <= cut_ts)
 			start = ts;
@@ -331,11 +331,11 @@ static void snap_file(struct snapshot *snap, struct snap_stream *ss,
 	while (pos < s->file_size && !snap->err) {
 		if (pread(fd, c->scratch, UST_PACKET_HEADER_SIZE, (off_t)pos) != (ssize_t)UST_PACKET_HEADER_SIZE)
 			break;
-		size = ust_get_le64(c->scratch + UST_PACKET_OFF(packet_size)) / 8;
+		size = ctf_get_le64(c->scratch + UST_PACKET_OFF(packet_size)) / 8;
 		if (size < UST_PACKET_HEADER_SIZE || size > ci->subbuf_size || pos + size > s->file_size ||
 		    pread(fd, c->scratch, size, (off_t)pos) != (ssize_t)size)
 			break;
-		snap_packet(snap, ss, ust_get_le64(c->scratch + UST_PACKET_OFF(packet_seq_num)), size);
+		snap_packet(snap, ss, ctf_get_le64(c->scratch + UST_PACKET_OFF(packet_seq_num)), size);
 		pos += size;
 	}
 	if (pos < s->file_size && !snap->err)
@@ -360,14 +360,14 @@ static int snap_metadata(struct snapshot *snap)
 	if (fd >= 0)
 		close(fd);
 	text[len] = '\0';
-	ust_uuid_format(c->shm.uuid, old);
-	ust_uuid_format(snap->uuid, new);
+	ctf_uuid_format(c->shm.uuid, old);
+	ctf_uuid_format(snap->uuid, new);
 	for (p = text; !ret && (p = strstr(p, old)); p += sizeof(old) - 1)
 		memcpy(p, new, sizeof(old) - 1);
 	if (!ret) {
 		fd = openat(snap->dir_fd, "metadata",
 			    O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-		ret = fd < 0 ? -errno : output_write_all(fd, text, len);
+		ret = fd < 0 ? -errno : cd_output_write_all(fd, text, len);
 		if (fd >= 0 && close(fd) && !ret)
 			ret = -errno;
 	}
@@ -406,18 +406,18 @@ static int snap_dir(struct consumer *c, const char *out_dir, const char *reason,
 	else
 		snprintf(parent, sizeof(parent), "%.*s", (int)(slash - c->out_path),
 			 c->out_path);
-	pfd = output_open_parent(parent, why, sizeof(why));
+	pfd = cd_output_open_parent(parent, why, sizeof(why));
 	if (pfd < 0) {
 		fprintf(stderr, CONSUMER_NAME ": snapshot: %s\n", why);
 		return pfd;
 	}
 	snprintf(base, sizeof(base), "%s-snapshot-%u-%s", slash + 1, c->nr_snapshots + 1,
 		 reason);
-	fd = output_make_dir(pfd, base, name, sizeof(name));
+	fd = cd_output_make_dir(pfd, base, name, sizeof(name));
 	close(pfd);
 	if (fd < 0)
 		return fd;
-	joined = output_join_path(parent, name);
+	joined = cd_output_join_path(parent, name);
 	snprintf(path, len, "%s", joined ? joined : name);
 	free(joined);
 	return fd;
@@ -446,7 +446,7 @@ static int snapshot_write(struct consumer *c, const char *out_dir,
 	struct snap_stream ss;
 	unsigned int i;
 
-	metadata_update(c);	/* every event class the copies may use */
+	cd_metadata_update(c);	/* every event class the copies may use */
 	snap.dir_fd = snap_dir(c, out_dir, reason, path, len);
 	if (snap.dir_fd < 0)
 		return snap.dir_fd;
@@ -501,7 +501,7 @@ static void request_serve(struct consumer *c, struct ust_flight *f)
 
 	request_string(reason, f->reason, sizeof(reason));
 	request_string(out_dir, f->out_dir, sizeof(out_dir));
-	sanitize_name(reason);
+	cd_sanitize_name(reason);
 	if (!reason[0])
 		snprintf(reason, sizeof(reason), "trigger");
 	if (out_dir[0] && out_dir[0] != '/')
@@ -522,7 +522,7 @@ static void request_serve(struct consumer *c, struct ust_flight *f)
 	__atomic_store_n(&f->state, UST_FLIGHT_IDLE, __ATOMIC_RELEASE);
 }
 
-void flight_poll(struct consumer *c)
+void cd_flight_poll(struct consumer *c)
 {
 	struct ust_flight *f = &((struct ust_shm_header *)c->shm.base)->flight;
 
@@ -577,7 +577,7 @@ static int exit_status(const struct consumer *c)
 	return -1;
 }
 
-void flight_final(struct consumer *c)
+void cd_flight_final(struct consumer *c)
 {
 	char reason[UST_FLIGHT_REASON_MAX], path[UST_FLIGHT_PATH_MAX];
 	const char *name;
@@ -585,7 +585,7 @@ void flight_final(struct consumer *c)
 
 	if (c->shm.chan[0].mode != UST_MODE_FLIGHT || c->pidfd < 0)
 		return;
-	flight_poll(c);		/* a trigger just before the end */
+	cd_flight_poll(c);		/* a trigger just before the end */
 	if (poll(&(struct pollfd){ .fd = c->pidfd, .events = POLLIN }, 1, 0) <= 0)
 		return;		/* still running: we were told to stop */
 	status = exit_status(c);

@@ -77,7 +77,7 @@ struct ust_packet_close {
 #define UST_EV_HEADER_MAX	(UST_EV_EXTENDED_SIZE + UST_EV_CONTEXT_SIZE)
 
 /* Bytes of stream event context in each record of a channel. */
-static inline size_t ust_ev_context_size(uint32_t event_context)
+static inline size_t ctf_ev_context_size(uint32_t event_context)
 {
 	return event_context == 1 /* UST_CONTEXT_NONE */ ? 0 : UST_EV_CONTEXT_SIZE;
 }
@@ -86,11 +86,11 @@ static inline size_t ust_ev_context_size(uint32_t event_context)
  * Encode the event header and context of a record with event `id` and
  * timestamp `ts`, the previous record (or packet start) being at
  * `last_ts` (I4), into `h` (UST_EV_HEADER_MAX bytes).  The vtid is always
- * stored after the header; `ctx_size` (ust_ev_context_size()) says
+ * stored after the header; `ctx_size` (ctf_ev_context_size()) says
  * whether it counts, so the writer needs no branch.  Returns the size
  * used.
  */
-static inline size_t ust_ev_header_encode_ctx(uint8_t *h, uint32_t id,
+static inline size_t ctf_ev_header_encode_ctx(uint8_t *h, uint32_t id,
 					      uint64_t ts, uint64_t last_ts,
 					      int32_t vtid, size_t ctx_size)
 {
@@ -113,15 +113,15 @@ static inline size_t ust_ev_header_encode_ctx(uint8_t *h, uint32_t id,
 }
 
 /* The same for a channel whose records carry the vtid. */
-static inline size_t ust_ev_header_encode(uint8_t *h, uint32_t id, uint64_t ts,
+static inline size_t ctf_ev_header_encode(uint8_t *h, uint32_t id, uint64_t ts,
 					  uint64_t last_ts, int32_t vtid)
 {
-	return ust_ev_header_encode_ctx(h, id, ts, last_ts, vtid,
+	return ctf_ev_header_encode_ctx(h, id, ts, last_ts, vtid,
 					UST_EV_CONTEXT_SIZE);
 }
 
 /* Little-endian fields of packets and records, at any alignment. */
-static inline uint32_t ust_get_le32(const uint8_t *p)
+static inline uint32_t ctf_get_le32(const uint8_t *p)
 {
 	uint32_t v;
 
@@ -129,7 +129,7 @@ static inline uint32_t ust_get_le32(const uint8_t *p)
 	return v;
 }
 
-static inline uint64_t ust_get_le64(const uint8_t *p)
+static inline uint64_t ctf_get_le64(const uint8_t *p)
 {
 	uint64_t v;
 
@@ -137,7 +137,7 @@ static inline uint64_t ust_get_le64(const uint8_t *p)
 	return v;
 }
 
-static inline void ust_put_le64(uint8_t *p, uint64_t v)
+static inline void ctf_put_le64(uint8_t *p, uint64_t v)
 {
 	__builtin_memcpy(p, &v, sizeof(v));
 }

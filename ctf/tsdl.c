@@ -70,12 +70,12 @@ static const char tsdl_packet_context[] =
 	"} align(8);\n"
 	"\n";
 
-void ust_tsdl_prelude(FILE *f, const char *trace_uuid)
+void ctf_tsdl_prelude(FILE *f, const char *trace_uuid)
 {
 	fprintf(f, tsdl_prelude, trace_uuid);
 }
 
-void ust_tsdl_clock(FILE *f, const struct ust_clock *clk)
+void ctf_tsdl_clock(FILE *f, const struct ust_clock *clk)
 {
 	char uuid_line[64] = "";
 
@@ -86,12 +86,12 @@ void ust_tsdl_clock(FILE *f, const struct ust_clock *clk)
 		clk->freq, clk->offset_s, clk->offset);
 }
 
-void ust_tsdl_packet_context(FILE *f)
+void ctf_tsdl_packet_context(FILE *f)
 {
 	fputs(tsdl_packet_context, f);
 }
 
-void ust_tsdl_literal_sanitize(char *s)
+void ctf_tsdl_literal_sanitize(char *s)
 {
 	for (; *s; s++) {
 		if (*s < 0x20 || *s > 0x7e || *s == '"' || *s == '\\')
@@ -99,7 +99,7 @@ void ust_tsdl_literal_sanitize(char *s)
 	}
 }
 
-void ust_uuid_format(const uint8_t u[16], char out[37])
+void ctf_uuid_format(const uint8_t u[16], char out[37])
 {
 	snprintf(out, 37,
 		 "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
@@ -118,7 +118,7 @@ static int hex_value(char c)
 	return -1;
 }
 
-int ust_uuid_parse(const char *text, uint8_t u[16])
+int ctf_uuid_parse(const char *text, uint8_t u[16])
 {
 	int i, n = 0;
 

@@ -20,24 +20,24 @@
 #include "common/clock.h"
 
 /* The CTF 1.8 signature, the integer typealiases and the trace block. */
-void ust_tsdl_prelude(FILE *f, const char *trace_uuid);
+void ctf_tsdl_prelude(FILE *f, const char *trace_uuid);
 
 /*
  * The clock block `ust_clock` for `clk`, and the clock-mapped types
  * uint27_clock_ust_t, uint32_clock_ust_t and uint64_clock_ust_t.
  */
-void ust_tsdl_clock(FILE *f, const struct ust_clock *clk);
+void ctf_tsdl_clock(FILE *f, const struct ust_clock *clk);
 
 /* `struct packet_context`, the context of every packet (ctf/format.h). */
-void ust_tsdl_packet_context(FILE *f);
+void ctf_tsdl_packet_context(FILE *f);
 
 /* Make `s` safe inside a TSDL string literal: printable, no '"' or '\'. */
-void ust_tsdl_literal_sanitize(char *s);
+void ctf_tsdl_literal_sanitize(char *s);
 
 /* 16 bytes as "xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx". */
-void ust_uuid_format(const uint8_t u[16], char out[37]);
+void ctf_uuid_format(const uint8_t u[16], char out[37]);
 
 /* 36-character UUID text back to 16 bytes; 0 or -EINVAL. */
-int ust_uuid_parse(const char *text, uint8_t u[16]);
+int ctf_uuid_parse(const char *text, uint8_t u[16]);
 
 #endif /* UST_CTF_TSDL_H */

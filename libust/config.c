@@ -19,7 +19,7 @@
 #include "common/pattern.h"
 #include "session.h"
 
-struct ust_config ust_config;
+struct ust_config ust__config;
 
 static void warn_bad(const char *var, const char *value, const char *why)
 {
@@ -56,8 +56,8 @@ static uint32_t load_pow2(const char *var, uint64_t min, uint64_t max,
 
 	if (!v || !*v)
 		return def;
-	ret = with_suffix ? ust_parse_size(v, &n) : ust_parse_u64(v, &n);
-	if (ret || !ust_is_pow2(n) || n < min || n > max) {
+	ret = with_suffix ? ust__parse_size(v, &n) : ust__parse_u64(v, &n);
+	if (ret || !ust__is_pow2(n) || n < min || n > max) {
 		char why[96];
 
 		snprintf(why, sizeof(why),
@@ -76,7 +76,7 @@ static uint32_t load_read_timer(void)
 
 	if (!v || !*v)
 		return UST_DEFAULT_READ_TIMER_US;
-	if (ust_parse_u64(v, &n) || n < UST_READ_TIMER_MIN_US ||
+	if (ust__parse_u64(v, &n) || n < UST_READ_TIMER_MIN_US ||
 	    n > UST_READ_TIMER_MAX_US) {
 		warn_bad(UST_ENV_READ_TIMER, v,
 			 "must be from 100 to 10000000 microseconds");
@@ -123,13 +123,13 @@ static uint32_t load_clock(struct ust_config *cfg)
 	struct ust_clock clk;
 
 	if (v && *v) {
-		if (ust_clock_parse(v, &clk) == 0) {
+		if (ust__clock_parse(v, &clk) == 0) {
 			cfg->session_clock = strdup(v);
 			return clk.kind;
 		}
 		warn_bad(UST_ENV_SESSION_CLOCK, v, "not a session clock");
 	}
-	return ust_clock_detect_kind();
+	return ust__clock_detect_kind();
 }
 
 static char *dup_env(const char *var, const char *def)
@@ -142,7 +142,7 @@ static char *dup_env(const char *var, const char *def)
 }
 
 /* Returns 0, or -ENOENT when UST_TRACE is unset (tracing off). */
-int ust_config_load(struct ust_config *cfg)
+int ust__config_load(struct ust_config *cfg)
 {
 	const char *trace = getenv(UST_ENV_TRACE);
 
@@ -166,8 +166,8 @@ int ust_config_load(struct ust_config *cfg)
 }
 
 /* "facility:event" is enabled by UST_TRACE (rules in common/pattern.h). */
-int ust_pattern_match(const struct ust_config *cfg, const char *name)
+int ust__pattern_match(const struct ust_config *cfg, const char *name)
 {
-	return ust_patterns_match((const char *const *)cfg->patterns,
+	return ust__patterns_match((const char *const *)cfg->patterns,
 				  cfg->nr_patterns, name);
 }

@@ -112,7 +112,7 @@ PUBLIC NO_HOOK void *dlopen(const char *file, int flags)
 		return NULL;
 	h = real_dlopen(file, flags);
 	if (h)
-		ust_statedump_dl_sync(flags);
+		ust__statedump_dl_sync(flags);
 	return h;
 }
 
@@ -125,7 +125,7 @@ PUBLIC NO_HOOK int dlclose(void *handle)
 		return -1;
 	ret = real_dlclose(handle);
 	if (ret == 0)
-		ust_statedump_dl_sync(0);
+		ust__statedump_dl_sync(0);
 	return ret;
 }
 
@@ -138,5 +138,5 @@ static NO_HOOK __attribute__((constructor)) void cyg_profile_init(void)
 {
 	find_real();
 	ust_provider_register(&cyg_provider);
-	ust_statedump_enable();
+	ust__statedump_enable();
 }

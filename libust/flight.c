@@ -55,7 +55,7 @@ static const char *const state_facilities[] = {
 	"lttng_ust_statedump:", "lttng_ust_dl:",
 };
 
-uint32_t ust_event_channel(const struct ust_session *s, const char *name)
+uint32_t ust__event_channel(const struct ust_session *s, const char *name)
 {
 	size_t i;
 
@@ -67,18 +67,18 @@ uint32_t ust_event_channel(const struct ust_session *s, const char *name)
 }
 
 /* A new session in flight mode: the trigger event and the statedump. */
-void ust_flight_session_started(struct ust_session *s)
+void ust__flight_session_started(struct ust_session *s)
 {
 	if (s->chan[0].mode != UST_MODE_FLIGHT)
 		return;
 	(void)ust_provider_register(&trigger_provider);	/* -EEXIST after a fork */
-	ust_statedump_enable();
+	ust__statedump_enable();
 }
 
 UST_EXPORT int ust_trigger(const char *reason)
 {
-	/* Acquire: pairs with the store-release in ust_session_publish(). */
-	struct ust_session *s = __atomic_load_n(&ust_session_current,
+	/* Acquire: pairs with the store-release in ust__session_publish(). */
+	struct ust_session *s = __atomic_load_n(&ust__session_current,
 						__ATOMIC_ACQUIRE);
 	struct ust_seg seg;
 	uint64_t ts = 0;
@@ -92,12 +92,12 @@ UST_EXPORT int ust_trigger(const char *reason)
 	if (UST_EVENT_ENABLED(&ev_trigger)) {
 		seg.ptr = reason;
 		seg.len = strlen(reason) + 1;
-		ts = ust_channel_event_write(s, 0, &ev_trigger, &seg, 1, seg.len);
+		ts = ust__channel_event_write(s, 0, &ev_trigger, &seg, 1, seg.len);
 	}
 	if (!ts)	/* event not recorded: cut at the call */
-		ts = ust_clock_read(s->clock_kind);
-	if (!ust_flight_claim(&s->hdr->flight))
+		ts = ust__clock_read(s->clock_kind);
+	if (!ust__flight_claim(&s->hdr->flight))
 		return -EBUSY;	/* the pending snapshot ends just before */
-	(void)ust_flight_publish(&s->hdr->flight, ts, reason, "");
+	(void)ust__flight_publish(&s->hdr->flight, ts, reason, "");
 	return 0;
 }

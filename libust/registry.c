@@ -35,12 +35,12 @@ static struct cds_list_head *provider_node(struct ust_provider *p)
 	return (struct cds_list_head *)p->priv;
 }
 
-void ust_registry_lock(void)
+void ust__registry_lock(void)
 {
 	pthread_mutex_lock(&registry_mutex);
 }
 
-void ust_registry_unlock(void)
+void ust__registry_unlock(void)
 {
 	pthread_mutex_unlock(&registry_mutex);
 }
@@ -85,7 +85,7 @@ static int meta_append(struct ust_session *s, const char *name,
 	size_t desc_len = strlen(desc) + 1;
 
 	me.id = ev->id;
-	me.channel = ust_event_channel(s, name);
+	me.channel = ust__event_channel(s, name);
 	me.loglevel = ev->loglevel;
 	me.name_len = (uint32_t)strlen(name) + 1;
 	me.layout_len = (uint32_t)strlen(ev->layout) + 1;
@@ -128,10 +128,10 @@ static bool ctl_publish(struct ust_session *s, const char *name,
 			struct ust_event_desc *ev, bool described)
 {
 	struct ust_ctl_area *a = s->ctl;
-	bool wanted = ust_pattern_match(&ust_config, name);
+	bool wanted = ust__pattern_match(&ust__config, name);
 	struct ust_ctl_event *e;
 
-	wanted = ust_ctl_rules_apply(a, a->nr_rules, name, wanted);
+	wanted = ust__ctl_rules_apply(a, a->nr_rules, name, wanted);
 	if (ev->id >= UST_CTL_MAX_EVENTS || strlen(name) >= UST_CTL_NAME_MAX)
 		return wanted;
 	e = &a->events[ev->id];
@@ -179,10 +179,10 @@ static void provider_attach(struct ust_session *s, struct ust_provider *p)
 	uint32_t i;
 
 	/* Without the lock (the program closed our fd) we still go on. */
-	(void)ust_ctl_lock(s->shm_fd, LOCK_EX);
+	(void)ust__ctl_lock(s->shm_fd, LOCK_EX);
 	for (i = 0; i < p->nr_events; i++)
 		event_attach(s, p, p->events[i]);
-	ust_ctl_unlock(s->shm_fd);
+	ust__ctl_unlock(s->shm_fd);
 }
 
 /*
@@ -195,7 +195,7 @@ static void provider_detach(struct ust_session *s, struct ust_provider *p)
 	uint32_t i;
 
 	if (s)
-		(void)ust_ctl_lock(s->shm_fd, LOCK_EX);
+		(void)ust__ctl_lock(s->shm_fd, LOCK_EX);
 	for (i = 0; i < p->nr_events; i++) {
 		struct ust_event_desc *ev = p->events[i];
 
@@ -207,7 +207,7 @@ static void provider_detach(struct ust_session *s, struct ust_provider *p)
 		}
 	}
 	if (s)
-		ust_ctl_unlock(s->shm_fd);
+		ust__ctl_unlock(s->shm_fd);
 }
 
 static int provider_valid(const struct ust_provider *p)
@@ -236,7 +236,7 @@ UST_EXPORT int ust_provider_register(struct ust_provider *p)
 
 	if (!provider_valid(p))
 		return -EINVAL;
-	ust_registry_lock();
+	ust__registry_lock();
 	if (p->registered) {
 		ret = -EEXIST;
 		goto out;
@@ -247,12 +247,12 @@ UST_EXPORT int ust_provider_register(struct ust_provider *p)
 	}
 	cds_list_add_tail(provider_node(p), &providers);
 	p->registered = 1;
-	/* Acquire: pairs with the store-release in ust_session_publish(). */
-	s = __atomic_load_n(&ust_session_current, __ATOMIC_ACQUIRE);
+	/* Acquire: pairs with the store-release in ust__session_publish(). */
+	s = __atomic_load_n(&ust__session_current, __ATOMIC_ACQUIRE);
 	if (s)
 		provider_attach(s, p);
 out:
-	ust_registry_unlock();
+	ust__registry_unlock();
 	return ret;
 }
 
@@ -265,15 +265,15 @@ UST_EXPORT void ust_provider_unregister(struct ust_provider *p)
 {
 	if (!p)
 		return;
-	ust_registry_lock();
+	ust__registry_lock();
 	if (p->registered) {
 		/* Acquire: as in ust_provider_register(). */
-		provider_detach(__atomic_load_n(&ust_session_current,
+		provider_detach(__atomic_load_n(&ust__session_current,
 						__ATOMIC_ACQUIRE), p);
 		cds_list_del(provider_node(p));
 		p->registered = 0;
 	}
-	ust_registry_unlock();
+	ust__registry_unlock();
 }
 
 /*
@@ -286,7 +286,7 @@ UST_EXPORT void ust_provider_unregister(struct ust_provider *p)
  * store-release after a rule's bytes (cli/ctl.c), which the acquire load
  * below pairs with, so the copy is a consistent prefix.
  */
-void ust_registry_inherit_control(struct ust_session *s,
+void ust__registry_inherit_control(struct ust_session *s,
 				  const struct ust_session *old)
 {
 	/* I12, acquire: pairs with ust ctl's store-release of nr_rules. */
@@ -303,12 +303,12 @@ void ust_registry_inherit_control(struct ust_session *s,
  * A session just started (at start-up, or in a fork child): describe the
  * events of every provider registered so far.
  */
-void ust_registry_session_started(struct ust_session *s)
+void ust__registry_session_started(struct ust_session *s)
 {
 	struct cds_list_head *node;
 
-	ust_registry_lock();
+	ust__registry_lock();
 	cds_list_for_each(node, &providers)
 		provider_attach(s, node_provider(node));
-	ust_registry_unlock();
+	ust__registry_unlock();
 }

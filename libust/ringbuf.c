@@ -58,7 +58,7 @@ _Static_assert(sizeof(struct ust_packet_header) == 84, "packet header");
 _Static_assert(sizeof(struct ust_packet_close) == 32, "packet close");
 _Static_assert(offsetof(struct ust_shm_buf, commit) == 0, "commit pair");
 
-void ust_thread_forget(void)
+void ust__thread_forget(void)
 {
 	ust_tls_tid = 0;
 }
@@ -134,7 +134,7 @@ static void fill_packet_header(struct ust_packet_header *ph,
  * Called while the session is being set up, before it is published: open
  * packet 0 of the buffer.
  */
-void ust_ringbuf_init_buffer(struct ust_session *s, struct ust_channel *ch,
+void ust__ringbuf_init_buffer(struct ust_session *s, struct ust_channel *ch,
 			     uint32_t cpu, uint64_t now)
 {
 	struct ust_shm_buf *buf = &ch->bufs[cpu];
@@ -299,11 +299,11 @@ uint64_t channel_write(struct ust_session *s, struct ust_channel *ch,
 		data = ch->data + cpu * ch->buf_size;
 		off = load_relaxed(&buf->commit.offset);
 		last = load_relaxed(&buf->commit.last_ts);
-		ts = ust_clock_read(s->clock_kind);
+		ts = ust__clock_read(s->clock_kind);
 		if (__builtin_expect(ts < last, 0))
 			ts = last;	/* never let a stream go backwards */
 		/* No branch: the vtid is stored, ctx_size says if it counts. */
-		plan.hdr_len = ust_ev_header_encode_ctx(hdr, event->id, ts, last,
+		plan.hdr_len = ctf_ev_header_encode_ctx(hdr, event->id, ts, last,
 							tid, ch->ctx_size);
 		rec = plan.hdr_len + payload_size;
 
@@ -339,9 +339,9 @@ void ust_event_write(struct ust_event_desc *event,
 {
 	/*
 	 * Acquire: pairs with the store-release publishing the session
-	 * (ust_session_publish()), so its buffers are initialised.
+	 * (ust__session_publish()), so its buffers are initialised.
 	 */
-	struct ust_session *s = __atomic_load_n(&ust_session_current,
+	struct ust_session *s = __atomic_load_n(&ust__session_current,
 						__ATOMIC_ACQUIRE);
 
 	if (!s)
@@ -350,7 +350,7 @@ void ust_event_write(struct ust_event_desc *event,
 }
 
 /* Any channel of `s` (the caller loaded it with acquire); off the hot path. */
-uint64_t ust_channel_event_write(struct ust_session *s, uint32_t chan,
+uint64_t ust__channel_event_write(struct ust_session *s, uint32_t chan,
 				 struct ust_event_desc *event,
 				 const struct ust_seg *segs,
 				 unsigned int nr_segs, size_t payload_size)
@@ -360,15 +360,15 @@ uint64_t ust_channel_event_write(struct ust_session *s, uint32_t chan,
 }
 
 /* The statedump's events: to the state channel, never overwritten. */
-void ust_state_event_write(struct ust_event_desc *event,
+void ust__state_event_write(struct ust_event_desc *event,
 			   const struct ust_seg *segs, unsigned int nr_segs,
 			   size_t payload_size)
 {
 	/*
 	 * Acquire: pairs with the store-release publishing the session
-	 * (ust_session_publish()), so its buffers are initialised.
+	 * (ust__session_publish()), so its buffers are initialised.
 	 */
-	struct ust_session *s = __atomic_load_n(&ust_session_current,
+	struct ust_session *s = __atomic_load_n(&ust__session_current,
 						__ATOMIC_ACQUIRE);
 
 	if (s)

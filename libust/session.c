@@ -40,7 +40,7 @@
 
 extern char **environ;
 
-struct ust_session *ust_session_current;
+struct ust_session *ust__session_current;
 
 static uint64_t align_up(uint64_t v, uint64_t a)
 {
@@ -75,7 +75,7 @@ static uint32_t possible_cpus(void)
 static void make_uuid(uint8_t uuid[16])
 {
 	if (getrandom(uuid, 16, GRND_NONBLOCK) != 16) {
-		uint64_t a = ust_clock_read(UST_CLOCK_MONOTONIC) ^
+		uint64_t a = ust__clock_read(UST_CLOCK_MONOTONIC) ^
 			     ((uint64_t)getpid() << 32);
 		uint64_t b = (uint64_t)(uintptr_t)uuid ^ a * 0x9e3779b97f4a7c15ull;
 
@@ -153,7 +153,7 @@ static void init_channel(struct ust_session *s, uint32_t i,
 			 const struct ust_shm_channel *c)
 {
 	struct ust_channel *ch = &s->chan[i];
-	uint64_t now = ust_clock_read(s->clock_kind);
+	uint64_t now = ust__clock_read(s->clock_kind);
 	uint32_t cpu;
 
 	ch->bufs = (struct ust_shm_buf *)((uint8_t *)s->base + c->bufs_offset);
@@ -162,16 +162,16 @@ static void init_channel(struct ust_session *s, uint32_t i,
 	ch->buf_size = (uint64_t)c->subbuf_size * c->subbuf_count;
 	ch->mode = c->mode;
 	ch->stream_id = c->stream_id;
-	ch->ctx_size = (uint32_t)ust_ev_context_size(c->event_context);
+	ch->ctx_size = (uint32_t)ctf_ev_context_size(c->event_context);
 	for (cpu = 0; cpu < s->nr_cpus; cpu++)
-		ust_ringbuf_init_buffer(s, ch, cpu, now);
+		ust__ringbuf_init_buffer(s, ch, cpu, now);
 }
 
 /*
  * Create the mapping and initialise it.  The memfd is returned in `fd`
- * for the consumer; ust_session_create() then keeps it in s->shm_fd.
+ * for the consumer; ust__session_create() then keeps it in s->shm_fd.
  */
-struct ust_session *ust_session_map(const struct ust_config *cfg, int *fd)
+struct ust_session *ust__session_map(const struct ust_config *cfg, int *fd)
 {
 	struct ust_shm_header h;
 	struct ust_shm_channel c[UST_MAX_SESSION_CHANNELS];
@@ -225,7 +225,7 @@ err_free:
 	return NULL;
 }
 
-void ust_session_destroy(struct ust_session *s)
+void ust__session_destroy(struct ust_session *s)
 {
 	if (!s)
 		return;
@@ -462,13 +462,13 @@ static int spawn_consumer(const struct ust_config *cfg, int shm_fd,
 	return ret;
 }
 
-struct ust_session *ust_session_create(const struct ust_config *cfg,
+struct ust_session *ust__session_create(const struct ust_config *cfg,
 				       bool sibling)
 {
 	struct ust_session *s;
 	int fd = -1, ret;
 
-	s = ust_session_map(cfg, &fd);
+	s = ust__session_map(cfg, &fd);
 	if (!s) {
 		fprintf(stderr, "ust: cannot create the trace buffers: %s; "
 			"tracing disabled\n", strerror(errno));
@@ -484,36 +484,36 @@ struct ust_session *ust_session_create(const struct ust_config *cfg,
 	if (ret) {
 		fprintf(stderr, "ust: cannot start '%s': %s; tracing disabled\n",
 			cfg->consumerd, strerror(-ret));
-		ust_session_destroy(s);
+		ust__session_destroy(s);
 		return NULL;
 	}
 	return s;
 }
 
 /* Make `s` the session writers use; NULL stops tracing. */
-void ust_session_publish(struct ust_session *s)
+void ust__session_publish(struct ust_session *s)
 {
 	/*
 	 * Release: the mapping's initialisation (every buffer's packet 0,
 	 * the channel table) before the pointer.  Partner: the writers'
 	 * acquire load (ringbuf.c, flight.c, registry.c).
 	 */
-	__atomic_store_n(&ust_session_current, s, __ATOMIC_RELEASE);
+	__atomic_store_n(&ust__session_current, s, __ATOMIC_RELEASE);
 	if (s) {
-		ust_registry_session_started(s);
-		ust_statedump_run();
-		ust_flight_session_started(s);
+		ust__registry_session_started(s);
+		ust__statedump_run();
+		ust__flight_session_started(s);
 	}
 }
 
 static void atfork_prepare(void)
 {
-	ust_registry_lock();
+	ust__registry_lock();
 }
 
 static void atfork_parent(void)
 {
-	ust_registry_unlock();
+	ust__registry_unlock();
 }
 
 /*
@@ -522,30 +522,30 @@ static void atfork_parent(void)
  */
 static void atfork_child(void)
 {
-	struct ust_session *old = ust_session_current, *s;
+	struct ust_session *old = ust__session_current, *s;
 
 	/* Relaxed: the child has one thread; NULL publishes nothing. */
-	__atomic_store_n(&ust_session_current, NULL, __ATOMIC_RELAXED);
-	ust_thread_forget();
-	ust_registry_unlock();
-	ust_statedump_atfork_child();
-	s = ust_session_create(&ust_config, false);
+	__atomic_store_n(&ust__session_current, NULL, __ATOMIC_RELAXED);
+	ust__thread_forget();
+	ust__registry_unlock();
+	ust__statedump_atfork_child();
+	s = ust__session_create(&ust__config, false);
 	if (s && old)
-		ust_registry_inherit_control(s, old);	/* `ust ctl` state */
-	ust_session_destroy(old);
-	ust_session_publish(s);
+		ust__registry_inherit_control(s, old);	/* `ust ctl` state */
+	ust__session_destroy(old);
+	ust__session_publish(s);
 }
 
 UST_EXPORT int ust_tracing_active(void)
 {
 	/* Relaxed: a yes or no; nothing is read through the pointer. */
-	return __atomic_load_n(&ust_session_current, __ATOMIC_RELAXED) != NULL;
+	return __atomic_load_n(&ust__session_current, __ATOMIC_RELAXED) != NULL;
 }
 
 static void __attribute__((constructor)) ust_init(void)
 {
-	if (ust_config_load(&ust_config))
+	if (ust__config_load(&ust__config))
 		return;
 	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
-	ust_session_publish(ust_session_create(&ust_config, true));
+	ust__session_publish(ust__session_create(&ust__config, true));
 }

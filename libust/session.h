@@ -4,7 +4,7 @@
  * SPDX-License-Identifier: LGPL-2.1-only
  *
  * A session is the shared mapping (abi/shm.h) plus the process's
- * private, read-only-after-setup description of it.  `ust_session_current`
+ * private, read-only-after-setup description of it.  `ust__session_current`
  * is NULL when the process does not trace; it is published with a
  * store-release once the mapping is fully initialised, and writers load
  * it with acquire (ringbuf.c), so a writer that sees the session sees its
@@ -62,7 +62,7 @@ struct ust_channel {
 	uint32_t subbuf_size;
 	uint32_t mode;
 	uint32_t stream_id;
-	uint32_t ctx_size;	/* ust_ev_context_size(event_context) */
+	uint32_t ctx_size;	/* ctf_ev_context_size(event_context) */
 	uint32_t blocking;	/* discard mode: wait for room first */
 	int32_t stalled;	/* blocking gave up: the consumer is stuck */
 };
@@ -86,49 +86,49 @@ struct ust_session {
 	struct ust_ctl_area *ctl;
 };
 
-extern struct ust_session *ust_session_current UST_HIDDEN;
-extern struct ust_config ust_config UST_HIDDEN;
+extern struct ust_session *ust__session_current UST_HIDDEN;
+extern struct ust_config ust__config UST_HIDDEN;
 
 /* config.c */
-UST_HIDDEN int ust_config_load(struct ust_config *cfg);
-UST_HIDDEN int ust_pattern_match(const struct ust_config *cfg,
+UST_HIDDEN int ust__config_load(struct ust_config *cfg);
+UST_HIDDEN int ust__pattern_match(const struct ust_config *cfg,
 				 const char *name);
 
 /* session.c */
-UST_HIDDEN struct ust_session *ust_session_map(const struct ust_config *cfg,
+UST_HIDDEN struct ust_session *ust__session_map(const struct ust_config *cfg,
 					    int *fd);
 /* `sibling`: at process start, the consumer may be our parent's child. */
-UST_HIDDEN struct ust_session *ust_session_create(const struct ust_config *cfg,
+UST_HIDDEN struct ust_session *ust__session_create(const struct ust_config *cfg,
 						  bool sibling);
-UST_HIDDEN void ust_session_destroy(struct ust_session *s);
-UST_HIDDEN void ust_session_publish(struct ust_session *s);
+UST_HIDDEN void ust__session_destroy(struct ust_session *s);
+UST_HIDDEN void ust__session_publish(struct ust_session *s);
 
 /* ringbuf.c */
-UST_HIDDEN void ust_ringbuf_init_buffer(struct ust_session *s,
+UST_HIDDEN void ust__ringbuf_init_buffer(struct ust_session *s,
 					struct ust_channel *ch, uint32_t cpu,
 					uint64_t now);
-UST_HIDDEN void ust_thread_forget(void);
-UST_HIDDEN uint64_t ust_channel_event_write(struct ust_session *s,
+UST_HIDDEN void ust__thread_forget(void);
+UST_HIDDEN uint64_t ust__channel_event_write(struct ust_session *s,
 					    uint32_t chan,
 					    struct ust_event_desc *event,
 					    const struct ust_seg *segs,
 					    unsigned int nr_segs,
 					    size_t payload_size);
-UST_HIDDEN void ust_state_event_write(struct ust_event_desc *event,
+UST_HIDDEN void ust__state_event_write(struct ust_event_desc *event,
 				      const struct ust_seg *segs,
 				      unsigned int nr_segs,
 				      size_t payload_size);
 
 /* flight.c */
-UST_HIDDEN uint32_t ust_event_channel(const struct ust_session *s,
+UST_HIDDEN uint32_t ust__event_channel(const struct ust_session *s,
 				      const char *name);
-UST_HIDDEN void ust_flight_session_started(struct ust_session *s);
+UST_HIDDEN void ust__flight_session_started(struct ust_session *s);
 
 /* registry.c */
-UST_HIDDEN void ust_registry_session_started(struct ust_session *s);
-UST_HIDDEN void ust_registry_inherit_control(struct ust_session *s,
+UST_HIDDEN void ust__registry_session_started(struct ust_session *s);
+UST_HIDDEN void ust__registry_inherit_control(struct ust_session *s,
 					     const struct ust_session *old);
-UST_HIDDEN void ust_registry_lock(void);
-UST_HIDDEN void ust_registry_unlock(void);
+UST_HIDDEN void ust__registry_lock(void);
+UST_HIDDEN void ust__registry_unlock(void);
 
 #endif /* UST_SESSION_H */

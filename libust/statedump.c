@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: LGPL-2.1-only
  *
  * Statedumps are for function tracing: they start when the preload
- * library (cyg-profile.c) calls ust_statedump_enable() from its
+ * library (cyg-profile.c) calls ust__statedump_enable() from its
  * constructor, so that other traces keep exactly the events their
  * programs emit.  From then on, at each session start (now, and in every
  * fork child) libust walks
@@ -21,7 +21,7 @@
  *					when pthread_setname_np renames one)
  *	lttng_ust_statedump:end
  *
- * Later loads and unloads are found by ust_statedump_dl_sync(), which the
+ * Later loads and unloads are found by ust__statedump_dl_sync(), which the
  * preload library (cyg-profile.c) calls after every dlopen()/dlclose() it
  * interposes: it compares the current objects with the ones already
  * described and records lttng_ust_dl:dlopen / build_id / debug_link /
@@ -267,7 +267,7 @@ static void write_bin_info(const struct object *o)
 		{ flags, sizeof(flags) },
 	};
 
-	ust_state_event_write(&ev_bin_info, segs, 3,
+	ust__state_event_write(&ev_bin_info, segs, 3,
 			segs[0].len + segs[1].len + segs[2].len);
 }
 
@@ -281,7 +281,7 @@ static void write_dlopen(const struct object *o, int32_t dl_flags)
 		{ flags, sizeof(flags) },
 	};
 
-	ust_state_event_write(&ev_dlopen, segs, 4,
+	ust__state_event_write(&ev_dlopen, segs, 4,
 			segs[0].len + segs[1].len + segs[2].len + segs[3].len);
 }
 
@@ -293,7 +293,7 @@ static void write_build_id(struct ust_event_desc *ev, const struct object *o)
 		{ o->build_id, o->build_id_len },
 	};
 
-	ust_state_event_write(ev, segs, 3, 16 + o->build_id_len);
+	ust__state_event_write(ev, segs, 3, 16 + o->build_id_len);
 }
 
 static void write_debug_link(struct ust_event_desc *ev, const struct object *o)
@@ -304,7 +304,7 @@ static void write_debug_link(struct ust_event_desc *ev, const struct object *o)
 		{ o->debug_link, strlen(o->debug_link) + 1 },
 	};
 
-	ust_state_event_write(ev, segs, 3, 12 + segs[2].len);
+	ust__state_event_write(ev, segs, 3, 12 + segs[2].len);
 }
 
 static void write_thread_name(int32_t tid, const char *name)
@@ -314,7 +314,7 @@ static void write_thread_name(int32_t tid, const char *name)
 		{ name, strlen(name) + 1 },
 	};
 
-	ust_state_event_write(&ev_thread_name, segs, 2, 4 + segs[1].len);
+	ust__state_event_write(&ev_thread_name, segs, 2, 4 + segs[1].len);
 }
 
 /* Every thread of the process with its name, from /proc/self/task. */
@@ -332,7 +332,7 @@ static void dump_thread_names(void)
 		if (tid <= 0)
 			continue;
 		snprintf(path, sizeof(path), "/proc/self/task/%d/comm", tid);
-		if (ust_read_small_file(path, comm, sizeof(comm)))
+		if (ust__read_small_file(path, comm, sizeof(comm)))
 			continue;	/* the thread ended meanwhile */
 		comm[strcspn(comm, "\n")] = '\0';
 		write_thread_name(tid, comm);
@@ -342,7 +342,7 @@ static void dump_thread_names(void)
 
 static void write_empty(struct ust_event_desc *ev)
 {
-	ust_state_event_write(ev, NULL, 0, 0);
+	ust__state_event_write(ev, NULL, 0, 0);
 }
 
 static int known_add(uint64_t baddr)
@@ -427,7 +427,7 @@ static void forget_unseen(const uint8_t *seen, size_t n)
 	for (i = 0; i < nr_known; i++) {
 		if (i < n && !seen[i]) {
 			if (UST_EVENT_ENABLED(&ev_dlclose))
-				ust_state_event_write(&ev_dlclose, &(struct ust_seg){
+				ust__state_event_write(&ev_dlclose, &(struct ust_seg){
 							&known[i], 8 }, 1, 8);
 			continue;
 		}
@@ -437,7 +437,7 @@ static void forget_unseen(const uint8_t *seen, size_t n)
 }
 
 /* A fork child: the parent's lock state is meaningless here. */
-void ust_statedump_atfork_child(void)
+void ust__statedump_atfork_child(void)
 {
 	pthread_mutex_init(&known_mutex, NULL);
 }
@@ -445,7 +445,7 @@ void ust_statedump_atfork_child(void)
 /* Set once the preload library asked for statedumps. */
 static int statedump_wanted;
 
-UST_EXPORT void ust_statedump_enable(void)
+UST_EXPORT void ust__statedump_enable(void)
 {
 	/*
 	 * Process-local: one caller registers the providers.  Acq-rel,
@@ -456,15 +456,15 @@ UST_EXPORT void ust_statedump_enable(void)
 		return;
 	ust_provider_register(&statedump_provider);
 	ust_provider_register(&dl_provider);
-	ust_statedump_run();
+	ust__statedump_run();
 }
 
 /* A new session: describe every loaded object from scratch. */
-void ust_statedump_run(void)
+void ust__statedump_run(void)
 {
 	struct walk *w;
 
-	/* Acquire: pairs with ust_statedump_enable()'s exchange. */
+	/* Acquire: pairs with ust__statedump_enable()'s exchange. */
 	if (!__atomic_load_n(&statedump_wanted, __ATOMIC_ACQUIRE) ||
 	    !ust_tracing_active())
 		return;
@@ -489,9 +489,9 @@ void ust_statedump_run(void)
  * that a flight-recorder snapshot names threads renamed after the dump.
  * Another thread's tid is not known from its pthread_t: dump them all.
  */
-void ust_statedump_thread_renamed(pthread_t thread, const char *name)
+void ust__statedump_thread_renamed(pthread_t thread, const char *name)
 {
-	/* Acquire: pairs with ust_statedump_enable()'s exchange. */
+	/* Acquire: pairs with ust__statedump_enable()'s exchange. */
 	if (!__atomic_load_n(&statedump_wanted, __ATOMIC_ACQUIRE) ||
 	    !ust_tracing_active() || !UST_EVENT_ENABLED(&ev_thread_name))
 		return;
@@ -509,7 +509,7 @@ static int objects_changed(struct dl_phdr_info *info, size_t size, void *arg)
 	return 1;	/* the first entry is enough */
 }
 
-UST_EXPORT void ust_statedump_dl_sync(int dl_flags)
+UST_EXPORT void ust__statedump_dl_sync(int dl_flags)
 {
 	struct walk *w;
 	size_t n;

@@ -10,19 +10,19 @@
 #include <pthread.h>
 
 /* libust internals (session.c): a full statedump, if enabled. */
-__attribute__((visibility("hidden"))) void ust_statedump_run(void);
-__attribute__((visibility("hidden"))) void ust_statedump_atfork_child(void);
+__attribute__((visibility("hidden"))) void ust__statedump_run(void);
+__attribute__((visibility("hidden"))) void ust__statedump_atfork_child(void);
 /* threadname.c: `thread` was just named `name` (at most 15 bytes). */
-__attribute__((visibility("hidden"))) void ust_statedump_thread_renamed(pthread_t thread, const char *name);
+__attribute__((visibility("hidden"))) void ust__statedump_thread_renamed(pthread_t thread, const char *name);
 
 /*
  * Exported by libust.so for the preload library, not part of the public
- * API.  ust_statedump_enable(): register the statedump events and dump
- * now and at every later session start.  ust_statedump_dl_sync(): after a dlopen() (with its `flags`) or a dlclose() (flags 0),
+ * API.  ust__statedump_enable(): register the statedump events and dump
+ * now and at every later session start.  ust__statedump_dl_sync(): after a dlopen() (with its `flags`) or a dlclose() (flags 0),
  * record the objects that appeared (lttng_ust_dl:dlopen, build_id) and
  * disappeared (lttng_ust_dl:dlclose) since the last look.
  */
-void ust_statedump_enable(void);
-void ust_statedump_dl_sync(int flags);
+void ust__statedump_enable(void);
+void ust__statedump_dl_sync(int flags);
 
 #endif /* UST_STATEDUMP_H */

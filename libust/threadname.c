@@ -41,6 +41,6 @@ UST_EXPORT int pthread_setname_np(pthread_t thread, const char *name)
 		return ENOSYS;
 	ret = fn(thread, name);
 	if (!ret)
-		ust_statedump_thread_renamed(thread, name);
+		ust__statedump_thread_renamed(thread, name);
 	return ret;
 }

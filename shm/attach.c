@@ -46,9 +46,9 @@ static int find_memfd(pid_t pid, char *err, size_t errlen)
 		int e = errno;
 
 		if (e == ENOENT)
-			fail_msg(err, errlen, "no process %d", (int)pid);
+			shm_fail_msg(err, errlen, "no process %d", (int)pid);
 		else
-			fail_msg(err, errlen, "%s: %s (tracing another user's "
+			shm_fail_msg(err, errlen, "%s: %s (tracing another user's "
 				 "process needs root)", path, strerror(e));
 		return e == ENOENT ? -ESRCH : -e;
 	}
@@ -60,7 +60,7 @@ static int find_memfd(pid_t pid, char *err, size_t errlen)
 	}
 	closedir(dir);
 	if (found < 0)
-		fail_msg(err, errlen, "process %d is not traced by libust (start "
+		shm_fail_msg(err, errlen, "process %d is not traced by libust (start "
 			 "it with UST_TRACE set, or under `ust record`)", (int)pid);
 	return found;
 }
@@ -88,12 +88,12 @@ int shm_map_attach_fd(struct shm_map *m, pid_t pid, int *fdp, char *err,
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
 		ret = -errno;
-		fail_msg(err, errlen, "%s: %s", path, strerror(errno));
+		shm_fail_msg(err, errlen, "%s: %s", path, strerror(errno));
 		return ret;
 	}
 	ret = shm_map_open(m, fd, err, errlen);
 	if (!ret && m->pid != pid) {
-		fail_msg(err, errlen, "process %d: its trace memory belongs to "
+		shm_fail_msg(err, errlen, "process %d: its trace memory belongs to "
 			 "process %d", (int)pid, (int)m->pid);
 		shm_map_close(m);
 		ret = -EINVAL;

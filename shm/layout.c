@@ -260,14 +260,14 @@ static int walk_all(struct walk *w, const char *layout)
 	return 0;
 }
 
-int ust_layout_check(const char *layout)
+int shm_layout_check(const char *layout)
 {
 	struct walk w = { 0 };
 
 	return walk_all(&w, layout) ? -EINVAL : 0;
 }
 
-ssize_t ust_layout_payload_size(const char *layout, const uint8_t *p,
+ssize_t shm_layout_payload_size(const char *layout, const uint8_t *p,
 				size_t avail)
 {
 	struct walk w = { 0 };

@@ -28,7 +28,7 @@ struct region {
 	const char *what;
 };
 
-int fail_msg(char *err, size_t errlen, const char *fmt, ...)
+int shm_fail_msg(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -68,7 +68,7 @@ static int regions_disjoint(const struct region *r, unsigned int n,
 		for (j = i + 1; j < n; j++) {
 			if (r[i].start < r[j].start + r[j].len &&
 			    r[j].start < r[i].start + r[i].len)
-				return fail_msg(err, errlen, "%s overlaps %s",
+				return shm_fail_msg(err, errlen, "%s overlaps %s",
 						  r[i].what, r[j].what);
 		}
 	}
@@ -84,29 +84,29 @@ static int channel_check(const struct shm_map *m,
 	uint64_t bufs_len, data_len;
 
 	if (!name_ok(ch->name, sizeof(ch->name)))
-		return fail_msg(err, errlen, "channel %u: bad name", i);
+		return shm_fail_msg(err, errlen, "channel %u: bad name", i);
 	if (ch->mode > UST_MODE_FLIGHT)
-		return fail_msg(err, errlen, "channel %u: bad mode %u", i, ch->mode);
+		return shm_fail_msg(err, errlen, "channel %u: bad mode %u", i, ch->mode);
 	if (ch->event_context != UST_CONTEXT_TID &&
 	    ch->event_context != UST_CONTEXT_NONE)
-		return fail_msg(err, errlen, "channel %u: bad event context %u",
+		return shm_fail_msg(err, errlen, "channel %u: bad event context %u",
 				i, ch->event_context);
-	if (!ust_is_pow2(ch->subbuf_size) || ch->subbuf_size < UST_SUBBUF_MIN ||
+	if (!ust__is_pow2(ch->subbuf_size) || ch->subbuf_size < UST_SUBBUF_MIN ||
 	    ch->subbuf_size > UST_SUBBUF_MAX)
-		return fail_msg(err, errlen, "channel %u: bad sub-buffer size %u",
+		return shm_fail_msg(err, errlen, "channel %u: bad sub-buffer size %u",
 				  i, ch->subbuf_size);
-	if (!ust_is_pow2(ch->subbuf_count) || ch->subbuf_count < UST_SUBBUF_COUNT_MIN ||
+	if (!ust__is_pow2(ch->subbuf_count) || ch->subbuf_count < UST_SUBBUF_COUNT_MIN ||
 	    ch->subbuf_count > UST_SUBBUF_COUNT_MAX)
-		return fail_msg(err, errlen, "channel %u: bad sub-buffer count %u",
+		return shm_fail_msg(err, errlen, "channel %u: bad sub-buffer count %u",
 				  i, ch->subbuf_count);
 	/* nr_cpus <= 2^12, size <= 2^30, count <= 2^16: no overflow. */
 	data_len = (uint64_t)ch->subbuf_size * ch->subbuf_count * m->nr_cpus;
 	bufs_len = (uint64_t)sizeof(struct ust_shm_buf) * m->nr_cpus;
 	if (ch->bufs_offset % 64 || !range_ok(ch->bufs_offset, bufs_len, m->size))
-		return fail_msg(err, errlen, "channel %u: control blocks outside the mapping", i);
+		return shm_fail_msg(err, errlen, "channel %u: control blocks outside the mapping", i);
 	if (ch->data_offset % UST_SHM_PAGE ||
 	    !range_ok(ch->data_offset, data_len, m->size))
-		return fail_msg(err, errlen, "channel %u: data outside the mapping", i);
+		return shm_fail_msg(err, errlen, "channel %u: data outside the mapping", i);
 
 	memset(ci, 0, sizeof(*ci));
 	memcpy(ci->name, ch->name, sizeof(ci->name));
@@ -140,10 +140,10 @@ static int channels_check(struct shm_map *m, const struct ust_shm_header *h,
 		*nr += 2;
 		for (j = 0; j < i; j++) {
 			if (m->chan[j].stream_id == m->chan[i].stream_id)
-				return fail_msg(err, errlen, "channels %u and %u share stream id %u",
+				return shm_fail_msg(err, errlen, "channels %u and %u share stream id %u",
 						  j, i, m->chan[i].stream_id);
 			if (!strcmp(m->chan[j].name, m->chan[i].name))
-				return fail_msg(err, errlen, "channels %u and %u share name '%s'",
+				return shm_fail_msg(err, errlen, "channels %u and %u share name '%s'",
 						  j, i, m->chan[i].name);
 		}
 	}
@@ -163,28 +163,28 @@ int shm_header_check(struct shm_map *m, const struct ust_shm_header *h,
 	int ret;
 
 	if (h->magic != UST_SHM_MAGIC)
-		return fail_msg(err, errlen, "bad magic 0x%08x", h->magic);
+		return shm_fail_msg(err, errlen, "bad magic 0x%08x", h->magic);
 	if (h->version != UST_SHM_VERSION)
-		return fail_msg(err, errlen, "unsupported version %u (expected %u)",
+		return shm_fail_msg(err, errlen, "unsupported version %u (expected %u)",
 				  h->version, UST_SHM_VERSION);
 	if (h->total_size < UST_SHM_PAGE || h->total_size > m->size)
-		return fail_msg(err, errlen, "total size %llu does not match the %llu-byte mapping",
+		return shm_fail_msg(err, errlen, "total size %llu does not match the %llu-byte mapping",
 				  (unsigned long long)h->total_size,
 				  (unsigned long long)m->size);
 	m->size = h->total_size;
 	if (h->nr_cpus == 0 || h->nr_cpus > UST_MAX_CPUS)
-		return fail_msg(err, errlen, "bad number of CPUs %u", h->nr_cpus);
+		return shm_fail_msg(err, errlen, "bad number of CPUs %u", h->nr_cpus);
 	if (h->nr_channels == 0 || h->nr_channels > UST_MAX_CHANNELS)
-		return fail_msg(err, errlen, "bad number of channels %u", h->nr_channels);
+		return shm_fail_msg(err, errlen, "bad number of channels %u", h->nr_channels);
 	if (h->clock_kind != UST_CLOCK_TSC && h->clock_kind != UST_CLOCK_MONOTONIC)
-		return fail_msg(err, errlen, "unknown clock kind %u", h->clock_kind);
+		return shm_fail_msg(err, errlen, "unknown clock kind %u", h->clock_kind);
 	if (!memchr(h->procname, '\0', sizeof(h->procname)))
-		return fail_msg(err, errlen, "process name not terminated");
+		return shm_fail_msg(err, errlen, "process name not terminated");
 	chans_len = (uint64_t)h->nr_channels * sizeof(struct ust_shm_channel);
 	if (h->channels_offset % 8 || !range_ok(h->channels_offset, chans_len, m->size))
-		return fail_msg(err, errlen, "channel table outside the mapping");
+		return shm_fail_msg(err, errlen, "channel table outside the mapping");
 	if (h->meta_offset % 8 || !range_ok(h->meta_offset, h->meta_size, m->size))
-		return fail_msg(err, errlen, "metadata log outside the mapping");
+		return shm_fail_msg(err, errlen, "metadata log outside the mapping");
 
 	m->nr_cpus = h->nr_cpus;
 	m->nr_channels = h->nr_channels;
@@ -220,13 +220,13 @@ int shm_map_open(struct shm_map *m, int fd, char *err, size_t errlen)
 
 	memset(m, 0, sizeof(*m));
 	if (fstat(fd, &st))
-		return fail_msg(err, errlen, "fstat: %s", strerror(errno));
+		return shm_fail_msg(err, errlen, "fstat: %s", strerror(errno));
 	if (!S_ISREG(st.st_mode) || st.st_size < (off_t)UST_SHM_PAGE)
-		return fail_msg(err, errlen, "not a shared-memory file of a sane size");
+		return shm_fail_msg(err, errlen, "not a shared-memory file of a sane size");
 	(void)fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK);
 	p = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED)
-		return fail_msg(err, errlen, "mmap: %s", strerror(errno));
+		return shm_fail_msg(err, errlen, "mmap: %s", strerror(errno));
 	m->base = p;
 	m->map_size = (size_t)st.st_size;
 	m->size = (uint64_t)st.st_size;
@@ -276,13 +276,13 @@ struct ust_ctl_area *shm_ctl_area(const struct shm_map *m, char *err,
 	uint64_t size = __atomic_load_n(&h->ctl_size, __ATOMIC_RELAXED);
 
 	if (!off) {
-		fail_msg(err, errlen, "process %d: its libust has no runtime "
+		shm_fail_msg(err, errlen, "process %d: its libust has no runtime "
 			 "control (too old)", (int)m->pid);
 		return NULL;
 	}
 	if (off % 8 || size < sizeof(struct ust_ctl_area) ||
 	    off > m->size || sizeof(struct ust_ctl_area) > m->size - off) {
-		fail_msg(err, errlen, "process %d: bad runtime control area "
+		shm_fail_msg(err, errlen, "process %d: bad runtime control area "
 			 "(offset %llu, size %llu)", (int)m->pid,
 			 (unsigned long long)off, (unsigned long long)size);
 		return NULL;

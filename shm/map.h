@@ -50,7 +50,7 @@ struct shm_map {
 };
 
 /* Format a reason into `err` (may be NULL with errlen 0); returns -EINVAL. */
-int fail_msg(char *err, size_t errlen, const char *fmt, ...)
+int shm_fail_msg(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int shm_map_open(struct shm_map *m, int fd, char *err, size_t errlen);
 int shm_header_check(struct shm_map *m, const struct ust_shm_header *h,

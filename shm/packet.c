@@ -49,19 +49,19 @@ static int check_header(const uint8_t *pkt, size_t len, const uint8_t uuid[16],
 
 	if (len < UST_PACKET_HEADER_SIZE)
 		return walk_fail(res, 0, "packet of %zu bytes is shorter than its header", len);
-	v = ust_get_le32(pkt + UST_PACKET_OFF(magic));
+	v = ctf_get_le32(pkt + UST_PACKET_OFF(magic));
 	if (v != UST_CTF_MAGIC)
 		return walk_fail(res, UST_PACKET_OFF(magic), "bad magic 0x%08x", v);
 	if (uuid && memcmp(pkt + UST_PACKET_OFF(uuid), uuid, 16))
 		return walk_fail(res, UST_PACKET_OFF(uuid), "uuid differs from the trace's");
-	v = ust_get_le32(pkt + UST_PACKET_OFF(stream_id));
+	v = ctf_get_le32(pkt + UST_PACKET_OFF(stream_id));
 	if (v != stream_id)
 		return walk_fail(res, UST_PACKET_OFF(stream_id), "stream id %u, expected %u",
 				 v, stream_id);
-	b->ts_begin = ust_get_le64(pkt + UST_PACKET_OFF(timestamp_begin));
-	b->ts_end = ust_get_le64(pkt + UST_PACKET_OFF(timestamp_end));
-	content = ust_get_le64(pkt + UST_PACKET_OFF(content_size));
-	size = ust_get_le64(pkt + UST_PACKET_OFF(packet_size));
+	b->ts_begin = ctf_get_le64(pkt + UST_PACKET_OFF(timestamp_begin));
+	b->ts_end = ctf_get_le64(pkt + UST_PACKET_OFF(timestamp_end));
+	content = ctf_get_le64(pkt + UST_PACKET_OFF(content_size));
+	size = ctf_get_le64(pkt + UST_PACKET_OFF(packet_size));
 	if (content % 8 || content < 8 * UST_PACKET_HEADER_SIZE || content / 8 > len)
 		return walk_fail(res, UST_PACKET_OFF(content_size),
 				 "content_size %llu bits invalid for %zu bytes",
@@ -96,7 +96,7 @@ static int decode_event_header(const uint8_t *pkt, size_t off, size_t avail,
 
 	if (avail < UST_EV_COMPACT_SIZE)
 		return walk_fail(res, off, "record header truncated");
-	w = ust_get_le32(p);
+	w = ctf_get_le32(p);
 	if ((w & 0x1f) != UST_EV_EXTENDED) {
 		ts = w >> 5;
 		if (ts < (*clock & TS_MASK))
@@ -110,12 +110,12 @@ static int decode_event_header(const uint8_t *pkt, size_t off, size_t avail,
 		return walk_fail(res, off, "extended record header truncated");
 	if (p[0] != UST_EV_EXTENDED)
 		return walk_fail(res, off, "extended header padding bits set (0x%02x)", p[0]);
-	ts = ust_get_le64(p + 5);
+	ts = ctf_get_le64(p + 5);
 	if (ts < *clock)
 		return walk_fail(res, off, "timestamp goes backwards (%llu after %llu)",
 				 (unsigned long long)ts, (unsigned long long)*clock);
 	*clock = ts;
-	*id = ust_get_le32(p + 1);
+	*id = ctf_get_le32(p + 1);
 	*size = UST_EV_EXTENDED_SIZE;
 	return 0;
 }
@@ -143,10 +143,10 @@ static int walk_record(const uint8_t *pkt, const struct pkt_bounds *b,
 	if (table->event_context == UST_CONTEXT_TID) {
 		if (avail - hdr < UST_EV_CONTEXT_SIZE)
 			return walk_fail(res, off, "record context truncated");
-		rec->vtid = (int32_t)ust_get_le32(pkt + off + hdr);
+		rec->vtid = (int32_t)ctf_get_le32(pkt + off + hdr);
 		hdr += UST_EV_CONTEXT_SIZE;
 	}
-	payload = ust_layout_payload_size(layout, pkt + off + hdr, avail - hdr);
+	payload = shm_layout_payload_size(layout, pkt + off + hdr, avail - hdr);
 	if (payload < 0)
 		return walk_fail(res, off, "payload of event id %u runs past the content",
 				 rec->id);
@@ -158,7 +158,7 @@ static int walk_record(const uint8_t *pkt, const struct pkt_bounds *b,
 	return 0;
 }
 
-int ust_packet_walk(const uint8_t *pkt, size_t len, const uint8_t uuid[16],
+int shm_packet_walk(const uint8_t *pkt, size_t len, const uint8_t uuid[16],
 		    uint32_t stream_id, const struct ust_layout_table *table,
 		    ust_record_cb cb, void *arg, struct ust_walk_result *res)
 {

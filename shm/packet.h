@@ -37,13 +37,13 @@ struct ust_record_view {
  * Check a layout string (see doc/ring-buffer.md, "Payload layouts").
  * Returns 0 or -EINVAL.
  */
-int ust_layout_check(const char *layout);
+int shm_layout_check(const char *layout);
 
 /*
  * Size of the payload at `p` described by `layout`, or -1 when it runs
  * past `avail` bytes or is malformed (e.g. an unterminated string).
  */
-ssize_t ust_layout_payload_size(const char *layout, const uint8_t *p,
+ssize_t shm_layout_payload_size(const char *layout, const uint8_t *p,
 				size_t avail);
 
 typedef int (*ust_record_cb)(const struct ust_record_view *rec, void *arg);
@@ -63,7 +63,7 @@ struct ust_walk_result {
  * `cb` (may be NULL) is called for each record; a non-zero return stops
  * the walk and is returned.  Returns 0, or -EINVAL with `res->error` set.
  */
-int ust_packet_walk(const uint8_t *pkt, size_t len, const uint8_t uuid[16],
+int shm_packet_walk(const uint8_t *pkt, size_t len, const uint8_t uuid[16],
 		    uint32_t stream_id, const struct ust_layout_table *table,
 		    ust_record_cb cb, void *arg, struct ust_walk_result *res);
 

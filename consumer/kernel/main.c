@@ -44,14 +44,14 @@ static int check_numbers(const char *buffer, const char *timer,
 {
 	uint64_t v;
 
-	if (buffer && (ust_parse_size(buffer, &v) || v < 4096 || v > (1ull << 32))) {
+	if (buffer && (ust__parse_size(buffer, &v) || v < 4096 || v > (1ull << 32))) {
 		fprintf(stderr, KERNELD_NAME ": invalid --buffer-size '%s': from 4k to 4G\n",
 			buffer);
 		return -1;
 	}
 	if (buffer)
 		o->buffer_kb = v / 1024;
-	if (timer && (ust_parse_u64(timer, &o->period_us) ||
+	if (timer && (ust__parse_u64(timer, &o->period_us) ||
 		      o->period_us < 100 || o->period_us > 10000000)) {
 		fprintf(stderr, KERNELD_NAME ": invalid --read-timer '%s': from 100 "
 			"to 10000000 microseconds\n", timer);
@@ -107,9 +107,9 @@ static int session_clock(struct kerneld *kd)
 {
 	const char *text = getenv(UST_ENV_SESSION_CLOCK);
 
-	if (text && !ust_clock_parse(text, &kd->clock))
+	if (text && !ust__clock_parse(text, &kd->clock))
 		return 0;
-	return ust_clock_measure(ust_clock_detect_kind(), &kd->clock);
+	return ust__clock_measure(ust__clock_detect_kind(), &kd->clock);
 }
 
 static int random_uuid(uint8_t uuid[16])
@@ -125,7 +125,7 @@ static int random_uuid(uint8_t uuid[16])
 	if (n < 36)
 		return -EIO;
 	buf[n] = '\0';
-	return ust_uuid_parse(buf, uuid);
+	return ctf_uuid_parse(buf, uuid);
 }
 
 /* DIR/kernel, or DIR/kernel-N when an earlier session left one. */

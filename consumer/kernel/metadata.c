@@ -100,21 +100,21 @@ static int metadata_text(const struct kerneld *kd, char **text, size_t *len)
 	f = open_memstream(text, len);
 	if (!f)
 		return -ENOMEM;
-	ust_uuid_format(kd->uuid, uuid);
+	ctf_uuid_format(kd->uuid, uuid);
 	if (gethostname(host, sizeof(host)))
 		snprintf(host, sizeof(host), "unknown");
 	host[sizeof(host) - 1] = '\0';
-	ust_tsdl_literal_sanitize(host);
+	ctf_tsdl_literal_sanitize(host);
 	if (uname(&u))
 		memset(&u, 0, sizeof(u));
-	ust_tsdl_literal_sanitize(u.sysname);
-	ust_tsdl_literal_sanitize(u.release);
+	ctf_tsdl_literal_sanitize(u.sysname);
+	ctf_tsdl_literal_sanitize(u.release);
 	sscanf(PACKAGE_VERSION, "%d.%d", &major, &minor);
 
-	ust_tsdl_prelude(f, uuid);
+	ctf_tsdl_prelude(f, uuid);
 	fprintf(f, tsdl_env, host, u.sysname, u.release, major, minor);
-	ust_tsdl_clock(f, &kd->clock);
-	ust_tsdl_packet_context(f);
+	ctf_tsdl_clock(f, &kd->clock);
+	ctf_tsdl_packet_context(f);
 	fputs(tsdl_stream, f);
 	for (i = 0; i < kd->classes.nr; i++)
 		event_tsdl(f, kd->classes.all[i]);

@@ -31,7 +31,7 @@ static int proc_status(int32_t tid, int32_t *tgid, int32_t *ppid)
 	char path[64], buf[2048], *p;
 
 	snprintf(path, sizeof(path), "/proc/%d/status", (int)tid);
-	if (ust_read_small_file(path, buf, sizeof(buf)))
+	if (ust__read_small_file(path, buf, sizeof(buf)))
 		return -ENOENT;
 	p = strstr(buf, "\nTgid:");
 	if (!p || sscanf(p + 6, "%d", tgid) != 1)
@@ -116,7 +116,7 @@ static void dump_process(struct kerneld *kd, uint64_t ts, int32_t pid)
 			continue;
 		tid = atoi(de->d_name);
 		snprintf(path, sizeof(path), "/proc/%d/task/%d/comm", (int)pid, (int)tid);
-		if (ust_read_small_file(path, comm, sizeof(comm)))
+		if (ust__read_small_file(path, comm, sizeof(comm)))
 			continue;
 		comm[strcspn(comm, "\n")] = '\0';
 		if (tid_ok(kd, tid))
@@ -141,7 +141,7 @@ int kd_statedump(struct kerneld *kd)
 	int ret;
 
 	kd->pid_max = PID_MAX_DEFAULT;
-	if (!ust_read_small_file(PID_MAX_PATH, buf, sizeof(buf)))
+	if (!ust__read_small_file(PID_MAX_PATH, buf, sizeof(buf)))
 		kd->pid_max = (uint32_t)strtoul(buf, NULL, 10) + 1;
 	/* Untouched pages of this table cost nothing. */
 	kd->tgid = calloc(kd->pid_max, sizeof(*kd->tgid));
@@ -150,7 +150,7 @@ int kd_statedump(struct kerneld *kd)
 	d = opendir("/proc");
 	if (!d)
 		return -errno;
-	ts = ust_clock_read(kd->clock.kind);
+	ts = ust__clock_read(kd->clock.kind);
 	while ((de = readdir(d))) {
 		if (all_digits(de->d_name))
 			dump_process(kd, ts, atoi(de->d_name));

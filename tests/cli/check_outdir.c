@@ -57,13 +57,13 @@ START_TEST(test_mkdir_p_parents)
 {
 	bool created;
 
-	ck_assert_int_eq(ust_mkdir_p(at("/a/b/c"), &created), 0);
+	ck_assert_int_eq(ust__mkdir_p(at("/a/b/c"), &created), 0);
 	ck_assert(created);
 	ck_assert_int_eq(mode_of(at("/a")), 0755);
 	ck_assert_int_eq(mode_of(at("/a/b/c")), 0755);
-	ck_assert_int_eq(ust_mkdir_p(at("/a/b/c"), &created), 0);
+	ck_assert_int_eq(ust__mkdir_p(at("/a/b/c"), &created), 0);
 	ck_assert(!created);
-	ck_assert_int_eq(ust_mkdir_p(at("/a/b"), &created), 0);
+	ck_assert_int_eq(ust__mkdir_p(at("/a/b"), &created), 0);
 	ck_assert(!created);
 }
 END_TEST
@@ -72,10 +72,10 @@ START_TEST(test_mkdir_p_slashes)
 {
 	bool created;
 
-	ck_assert_int_eq(ust_mkdir_p(at("//x///y//"), &created), 0);
+	ck_assert_int_eq(ust__mkdir_p(at("//x///y//"), &created), 0);
 	ck_assert(created);
 	mode_of(at("/x/y"));
-	ck_assert_int_eq(ust_mkdir_p("/", &created), 0);
+	ck_assert_int_eq(ust__mkdir_p("/", &created), 0);
 	ck_assert(!created);
 }
 END_TEST
@@ -88,34 +88,34 @@ START_TEST(test_mkdir_p_errors)
 	fd = open(at("/file"), O_CREAT | O_WRONLY, 0644);
 	ck_assert_int_ge(fd, 0);
 	close(fd);
-	ck_assert_int_eq(ust_mkdir_p(at("/file"), &created), -ENOTDIR);
-	ck_assert_int_eq(ust_mkdir_p(at("/file/x/y"), &created), -ENOTDIR);
+	ck_assert_int_eq(ust__mkdir_p(at("/file"), &created), -ENOTDIR);
+	ck_assert_int_eq(ust__mkdir_p(at("/file/x/y"), &created), -ENOTDIR);
 	ck_assert(!created);
-	ck_assert_int_eq(ust_mkdir_p("", &created), -ENOENT);
+	ck_assert_int_eq(ust__mkdir_p("", &created), -ENOENT);
 }
 END_TEST
 
 START_TEST(test_prepare_shared)
 {
-	ck_assert_int_eq(ust_outdir_prepare(at("/shared"), true), 0);
+	ck_assert_int_eq(cli_outdir_prepare(at("/shared"), true), 0);
 	ck_assert_int_eq(mode_of(at("/shared")), 01777);
 	/* An existing directory keeps its mode. */
 	ck_assert_int_eq(chmod(at("/shared"), 0700), 0);
-	ck_assert_int_eq(ust_outdir_prepare(at("/shared"), true), 0);
+	ck_assert_int_eq(cli_outdir_prepare(at("/shared"), true), 0);
 	ck_assert_int_eq(mode_of(at("/shared")), 0700);
 }
 END_TEST
 
 START_TEST(test_prepare_private)
 {
-	ck_assert_int_eq(ust_outdir_prepare(at("/p/q"), false), 0);
+	ck_assert_int_eq(cli_outdir_prepare(at("/p/q"), false), 0);
 	ck_assert_int_eq(mode_of(at("/p/q")), 0755);
 }
 END_TEST
 
 START_TEST(test_writable_leaves_nothing)
 {
-	ck_assert_int_eq(ust_dir_check_writable(base), 0);
+	ck_assert_int_eq(cli_dir_check_writable(base), 0);
 	/* The probe file is gone: the directory can be removed. */
 	ck_assert_int_eq(rmdir(base), 0);
 	ck_assert_int_eq(mkdir(base, 0700), 0);
@@ -127,14 +127,14 @@ START_TEST(test_writable_denied)
 	if (geteuid() == 0)
 		return;	/* root may write in a 0500 directory */
 	ck_assert_int_eq(mkdir(at("/ro"), 0500), 0);
-	ck_assert_int_eq(ust_dir_check_writable(at("/ro")), -EACCES);
-	ck_assert_int_eq(ust_outdir_prepare(at("/ro/sub"), false), -EACCES);
+	ck_assert_int_eq(cli_dir_check_writable(at("/ro")), -EACCES);
+	ck_assert_int_eq(cli_outdir_prepare(at("/ro/sub"), false), -EACCES);
 }
 END_TEST
 
 START_TEST(test_writable_missing)
 {
-	ck_assert_int_eq(ust_dir_check_writable(at("/none")), -ENOENT);
+	ck_assert_int_eq(cli_dir_check_writable(at("/none")), -ENOENT);
 }
 END_TEST
 

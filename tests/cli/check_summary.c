@@ -26,8 +26,8 @@ static void setup(void)
 {
 	memcpy(base, BASE_TEMPLATE, sizeof(base));
 	ck_assert_ptr_nonnull(mkdtemp(base));
-	ck_assert_int_eq(ust_summary_dir_create(base, &sumdir), 0);
-	ust_prog = "ust record";
+	ck_assert_int_eq(cli_summary_dir_create(base, &sumdir), 0);
+	cli_prog = "ust record";
 }
 
 static void teardown(void)
@@ -60,7 +60,7 @@ static char *print_to_string(const struct ust_summary *sum, bool running,
 	FILE *f = open_memstream(&buf, &len);
 
 	ck_assert_ptr_nonnull(f);
-	ust_summary_print(sum, f, "app", running, hint);
+	cli_summary_print(sum, f, "app", running, hint);
 	fclose(f);
 	return buf;
 }
@@ -83,7 +83,7 @@ START_TEST(test_dir_stale_reused)
 	char *again;
 
 	write_file("old.summary", "events=1\n");
-	ck_assert_int_eq(ust_summary_dir_create(base, &again), 0);
+	ck_assert_int_eq(cli_summary_dir_create(base, &again), 0);
 	ck_assert_str_eq(again, sumdir);
 	free(again);
 	/* Emptied: nothing of the old session is read. */
@@ -97,7 +97,7 @@ START_TEST(test_dir_not_ours)
 
 	ck_assert_int_eq(rmdir(sumdir), 0);
 	ck_assert_int_eq(symlink("/", sumdir), 0);
-	ck_assert_int_eq(ust_summary_dir_create(base, &again), -EEXIST);
+	ck_assert_int_eq(cli_summary_dir_create(base, &again), -EEXIST);
 	ck_assert_int_eq(unlink(sumdir), 0);
 }
 END_TEST
@@ -106,7 +106,7 @@ START_TEST(test_dir_remove)
 {
 	write_file("a.summary", "events=1\n");
 	write_file(".b.tmp", "events=1\n");
-	ust_summary_dir_remove(sumdir);
+	cli_summary_dir_remove(sumdir);
 	ck_assert_int_eq(access(sumdir, F_OK), -1);
 	ck_assert_int_eq(errno, ENOENT);
 	ck_assert_int_eq(rmdir(base), 0);
@@ -124,7 +124,7 @@ START_TEST(test_read_sorted)
 		   "snapshot=/t/a-snapshot-2-SIGSEGV\n");
 	write_file(".c.summary", "dir=/t/c\n");		/* still being written */
 	write_file("d.summary.tmp", "dir=/t/d\n");
-	ck_assert_int_eq(ust_summary_read(sumdir, &sum), 0);
+	ck_assert_int_eq(cli_summary_read(sumdir, &sum), 0);
 	ck_assert_uint_eq(sum.nr, 2);
 	ck_assert_str_eq(sum.traces[0].dir, "/t/a");
 	ck_assert_uint_eq(sum.traces[0].events, 10);
@@ -139,7 +139,7 @@ START_TEST(test_read_sorted)
 	ck_assert_uint_eq(sum.traces[1].packets_dropped, 5);
 	ck_assert_uint_eq(sum.traces[1].bytes, 6);
 	ck_assert_ptr_null(sum.traces[1].error);
-	ust_summary_release(&sum);
+	cli_summary_release(&sum);
 }
 END_TEST
 
@@ -149,7 +149,7 @@ START_TEST(test_read_errors)
 
 	write_file("x.summary",
 		   "events=12\nerror=disk full\nlost=abc\nno equals sign\n\nerror=again");
-	ck_assert_int_eq(ust_summary_read(sumdir, &sum), 0);
+	ck_assert_int_eq(cli_summary_read(sumdir, &sum), 0);
 	ck_assert_uint_eq(sum.nr, 1);
 	/* No dir= line: named after the file. */
 	ck_assert_str_eq(sum.traces[0].dir, "x");
@@ -157,7 +157,7 @@ START_TEST(test_read_errors)
 	ck_assert_uint_eq(sum.traces[0].lost, 0);
 	ck_assert_str_eq(sum.traces[0].error,
 			 "disk full; malformed summary value 'lost=abc'; malformed summary line; again");
-	ust_summary_release(&sum);
+	cli_summary_release(&sum);
 }
 END_TEST
 
@@ -165,9 +165,9 @@ START_TEST(test_read_missing_dir)
 {
 	struct ust_summary sum;
 
-	ck_assert_int_eq(ust_summary_read("/nonexistent/ust", &sum), 0);
+	ck_assert_int_eq(cli_summary_read("/nonexistent/ust", &sum), 0);
 	ck_assert_uint_eq(sum.nr, 0);
-	ust_summary_release(&sum);
+	cli_summary_release(&sum);
 }
 END_TEST
 
@@ -187,7 +187,7 @@ END_TEST
 
 START_TEST(test_print_traces)
 {
-	struct ust_trace_summary t[] = {
+	struct cli_trace_summary t[] = {
 		{ .dir = "/o/a-1", .events = 1000000, .bytes = 12476416,
 		  .snapshots = "/o/a-1-snapshot-1-x\n/o/a-1-snapshot-2-y\n" },
 		{ .dir = "/o/b-2", .events = 1, .lost = 1, .bytes = 100,
@@ -229,7 +229,7 @@ START_TEST(test_print_units)
 		{ 3ull << 30, "3.0 GiB" }, { 5ull << 40, "5.0 TiB" },
 		{ 2048ull << 40, "2048.0 TiB" },
 	};
-	struct ust_trace_summary t = { .dir = "/d" };
+	struct cli_trace_summary t = { .dir = "/d" };
 	struct ust_summary sum = { .traces = &t, .nr = 1 };
 	char want[128], *text;
 	size_t i;

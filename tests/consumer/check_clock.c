@@ -38,9 +38,9 @@ START_TEST(test_round_trip)
 	struct ust_clock b;
 	char buf[128];
 
-	ck_assert_int_eq(ust_clock_format(&a, buf, sizeof(buf)), 0);
+	ck_assert_int_eq(ust__clock_format(&a, buf, sizeof(buf)), 0);
 	ck_assert_str_eq(buf, "tsc:2500000000:1700000000:2499999999:" BOOT);
-	ck_assert_int_eq(ust_clock_parse(buf, &b), 0);
+	ck_assert_int_eq(ust__clock_parse(buf, &b), 0);
 	ck_assert_uint_eq(b.kind, a.kind);
 	ck_assert_uint_eq(b.freq, a.freq);
 	ck_assert_int_eq(b.offset_s, a.offset_s);
@@ -49,16 +49,16 @@ START_TEST(test_round_trip)
 
 	/* Monotonic, negative seconds, no boot id. */
 	a = (struct ust_clock){ UST_CLOCK_MONOTONIC, 1000000000, -5, 0, "" };
-	ck_assert_int_eq(ust_clock_format(&a, buf, sizeof(buf)), 0);
+	ck_assert_int_eq(ust__clock_format(&a, buf, sizeof(buf)), 0);
 	ck_assert_str_eq(buf, "mono:1000000000:-5:0:");
-	ck_assert_int_eq(ust_clock_parse(buf, &b), 0);
+	ck_assert_int_eq(ust__clock_parse(buf, &b), 0);
 	ck_assert_uint_eq(b.kind, UST_CLOCK_MONOTONIC);
 	ck_assert_int_eq(b.offset_s, -5);
 	ck_assert_str_eq(b.uuid, "");
 
-	ck_assert_int_eq(ust_clock_format(&a, buf, 10), -ENOSPC);
+	ck_assert_int_eq(ust__clock_format(&a, buf, 10), -ENOSPC);
 	a.kind = 7;
-	ck_assert_int_eq(ust_clock_format(&a, buf, sizeof(buf)), -EINVAL);
+	ck_assert_int_eq(ust__clock_format(&a, buf, sizeof(buf)), -EINVAL);
 }
 END_TEST
 
@@ -82,7 +82,7 @@ START_TEST(test_parse_rejects)
 	size_t i;
 
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		ck_assert_msg(ust_clock_parse(bad[i], &c) == -EINVAL,
+		ck_assert_msg(ust__clock_parse(bad[i], &c) == -EINVAL,
 			      "'%s' accepted", bad[i]);
 	ck_assert_uint_eq(c.kind, 0);	/* untouched on error */
 }
@@ -90,7 +90,7 @@ END_TEST
 
 START_TEST(test_detect)
 {
-	uint32_t k = ust_clock_detect_kind();
+	uint32_t k = ust__clock_detect_kind();
 
 	ck_assert(k == UST_CLOCK_TSC || k == UST_CLOCK_MONOTONIC);
 }
@@ -103,14 +103,14 @@ static void check_plausible(uint32_t kind)
 	int64_t before, after, wall;
 	uint64_t v;
 
-	ck_assert_int_eq(ust_clock_measure(kind, &c), 0);
+	ck_assert_int_eq(ust__clock_measure(kind, &c), 0);
 	ck_assert_uint_eq(c.kind, kind);
 	ck_assert_uint_gt(c.freq, 0);
 	ck_assert_int_ge(c.offset, 0);
 	ck_assert_int_lt(c.offset, (int64_t)c.freq);
 	ck_assert(c.uuid[0] == '\0' || strlen(c.uuid) == 36);
 	before = realtime_ns();
-	v = ust_clock_read(kind);
+	v = ust__clock_read(kind);
 	after = realtime_ns();
 	wall = wall_ns(&c, v);
 	ck_assert_msg(wall > before - 1000000 && wall < after + 1000000,
@@ -123,9 +123,9 @@ START_TEST(test_measure_monotonic)
 	struct ust_clock c;
 
 	check_plausible(UST_CLOCK_MONOTONIC);
-	ck_assert_int_eq(ust_clock_measure(UST_CLOCK_MONOTONIC, &c), 0);
+	ck_assert_int_eq(ust__clock_measure(UST_CLOCK_MONOTONIC, &c), 0);
 	ck_assert_uint_eq(c.freq, 1000000000);
-	ck_assert_int_eq(ust_clock_measure(99, &c), -EINVAL);
+	ck_assert_int_eq(ust__clock_measure(99, &c), -EINVAL);
 }
 END_TEST
 
@@ -136,10 +136,10 @@ START_TEST(test_measure_tsc)
 	uint64_t t0, t1;
 	double measured, rel;
 
-	if (ust_clock_detect_kind() != UST_CLOCK_TSC)
+	if (ust__clock_detect_kind() != UST_CLOCK_TSC)
 		return;		/* no invariant TSC here: nothing to check */
 	check_plausible(UST_CLOCK_TSC);
-	ck_assert_int_eq(ust_clock_measure(UST_CLOCK_TSC, &c), 0);
+	ck_assert_int_eq(ust__clock_measure(UST_CLOCK_TSC, &c), 0);
 	/* The frequency agrees with 50 ms of CLOCK_MONOTONIC_RAW to 0.1 %. */
 	clock_gettime(CLOCK_MONOTONIC_RAW, &r0);
 	t0 = __rdtsc();

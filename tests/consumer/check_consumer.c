@@ -183,10 +183,10 @@ START_TEST(test_tsdl_check)
 	size_t i;
 
 	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
-		ck_assert_msg(meta_tsdl_check(good[i], err, sizeof(err)) == 0,
+		ck_assert_msg(cd_meta_tsdl_check(good[i], err, sizeof(err)) == 0,
 			      "'%s' rejected: %s", good[i], err);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		ck_assert_msg(meta_tsdl_check(bad[i], err, sizeof(err)) == -EINVAL,
+		ck_assert_msg(cd_meta_tsdl_check(bad[i], err, sizeof(err)) == -EINVAL,
 			      "'%s' accepted", bad[i]);
 }
 END_TEST

@@ -100,7 +100,7 @@ static int collect(const struct ust_record_view *rec, void *arg)
 static int walk(struct pkt *p, size_t len, struct ust_walk_result *res)
 {
 	nr_seen = 0;
-	return ust_packet_walk(p->b, len, uuid, 3, &table, collect, NULL, res);
+	return shm_packet_walk(p->b, len, uuid, 3, &table, collect, NULL, res);
 }
 
 START_TEST(test_layout_check)
@@ -111,10 +111,10 @@ START_TEST(test_layout_check)
 	size_t i;
 
 	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
-		ck_assert_msg(ust_layout_check(good[i]) == 0, "'%s' rejected", good[i]);
+		ck_assert_msg(shm_layout_check(good[i]) == 0, "'%s' rejected", good[i]);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		ck_assert_msg(ust_layout_check(bad[i]) == -EINVAL, "'%s' accepted", bad[i]);
-	ck_assert_int_eq(ust_layout_check(NULL), -EINVAL);
+		ck_assert_msg(shm_layout_check(bad[i]) == -EINVAL, "'%s' accepted", bad[i]);
+	ck_assert_int_eq(shm_layout_check(NULL), -EINVAL);
 }
 END_TEST
 
@@ -122,16 +122,16 @@ START_TEST(test_layout_size)
 {
 	static const uint8_t buf[] = "abcdhi\0xyZ";	/* F4, "hi", F2, spare */
 
-	ck_assert_int_eq(ust_layout_payload_size("F4 S F2", buf, sizeof(buf)), 9);
-	ck_assert_int_eq(ust_layout_payload_size("F4 S F2", buf, 9), 9);
-	ck_assert_int_eq(ust_layout_payload_size("F4 S F2", buf, 8), -1);
-	ck_assert_int_eq(ust_layout_payload_size("", buf, 0), 0);
-	ck_assert_int_eq(ust_layout_payload_size("F0", buf, 0), 0);
+	ck_assert_int_eq(shm_layout_payload_size("F4 S F2", buf, sizeof(buf)), 9);
+	ck_assert_int_eq(shm_layout_payload_size("F4 S F2", buf, 9), 9);
+	ck_assert_int_eq(shm_layout_payload_size("F4 S F2", buf, 8), -1);
+	ck_assert_int_eq(shm_layout_payload_size("", buf, 0), 0);
+	ck_assert_int_eq(shm_layout_payload_size("F0", buf, 0), 0);
 	/* The string is not terminated within the first 6 bytes. */
-	ck_assert_int_eq(ust_layout_payload_size("F4 S", buf, 6), -1);
-	ck_assert_int_eq(ust_layout_payload_size("S", buf, 4), -1);
-	ck_assert_int_eq(ust_layout_payload_size("F4 X", buf, sizeof(buf)), -1);
-	ck_assert_int_eq(ust_layout_payload_size("F11", buf, 10), -1);
+	ck_assert_int_eq(shm_layout_payload_size("F4 S", buf, 6), -1);
+	ck_assert_int_eq(shm_layout_payload_size("S", buf, 4), -1);
+	ck_assert_int_eq(shm_layout_payload_size("F4 X", buf, sizeof(buf)), -1);
+	ck_assert_int_eq(shm_layout_payload_size("F11", buf, 10), -1);
 }
 END_TEST
 
@@ -153,25 +153,25 @@ START_TEST(test_layout_compound_check)
 	size_t i, len;
 
 	for (i = 0; i < sizeof(good) / sizeof(good[0]); i++)
-		ck_assert_msg(ust_layout_check(good[i]) == 0, "'%s' rejected", good[i]);
+		ck_assert_msg(shm_layout_check(good[i]) == 0, "'%s' rejected", good[i]);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		ck_assert_msg(ust_layout_check(bad[i]) == -EINVAL, "'%s' accepted", bad[i]);
+		ck_assert_msg(shm_layout_check(bad[i]) == -EINVAL, "'%s' accepted", bad[i]);
 	/* Nesting is bounded: 16 levels pass, 17 do not. */
 	for (i = 0; i < 17; i++)
 		strcat(deep, "A1[");
 	strcat(deep, "F1");
 	for (i = 0; i < 17; i++)
 		strcat(deep, "]");
-	ck_assert_int_eq(ust_layout_check(deep), -EINVAL);
+	ck_assert_int_eq(shm_layout_check(deep), -EINVAL);
 	len = strlen(deep);
 	deep[len - 1] = '\0';
-	ck_assert_int_eq(ust_layout_check(deep + 3), 0);
+	ck_assert_int_eq(shm_layout_check(deep + 3), 0);
 	/* So are tag slots: 16 pass, 17 do not. */
 	for (i = 0; i < 17; i++)
 		strcat(tags, i ? " T1" : "T1");
-	ck_assert_int_eq(ust_layout_check(tags), -EINVAL);
+	ck_assert_int_eq(shm_layout_check(tags), -EINVAL);
 	tags[strlen(tags) - 3] = '\0';
-	ck_assert_int_eq(ust_layout_check(tags), 0);
+	ck_assert_int_eq(shm_layout_check(tags), 0);
 }
 END_TEST
 
@@ -185,27 +185,27 @@ START_TEST(test_layout_compound_size)
 	static const uint8_t huge[] = { 0xff, 0xff, 0xff, 0xff, 1 };
 	static const uint8_t tag[] = { 2, 'h', 'i', 0, 3 };
 
-	ck_assert_int_eq(ust_layout_payload_size("Q2[F4 S]", seq, sizeof(seq)), 13);
-	ck_assert_int_eq(ust_layout_payload_size("Q2[F4 S]", seq, 12), -1);
-	ck_assert_int_eq(ust_layout_payload_size("Q1[F4]", seq, sizeof(seq)), 9);
-	ck_assert_int_eq(ust_layout_payload_size("A3[F2]", seq, sizeof(seq)), 6);
-	ck_assert_int_eq(ust_layout_payload_size("A2[T1 V0[0:F1|1:F2]]", arr,
+	ck_assert_int_eq(shm_layout_payload_size("Q2[F4 S]", seq, sizeof(seq)), 13);
+	ck_assert_int_eq(shm_layout_payload_size("Q2[F4 S]", seq, 12), -1);
+	ck_assert_int_eq(shm_layout_payload_size("Q1[F4]", seq, sizeof(seq)), 9);
+	ck_assert_int_eq(shm_layout_payload_size("A3[F2]", seq, sizeof(seq)), 6);
+	ck_assert_int_eq(shm_layout_payload_size("A2[T1 V0[0:F1|1:F2]]", arr,
 						 sizeof(arr)), 5);
-	ck_assert_int_eq(ust_layout_payload_size("Q4[]", huge, sizeof(huge)), 4);
-	ck_assert_int_eq(ust_layout_payload_size("Q4[F1]", huge, sizeof(huge)), -1);
+	ck_assert_int_eq(shm_layout_payload_size("Q4[]", huge, sizeof(huge)), 4);
+	ck_assert_int_eq(shm_layout_payload_size("Q4[F1]", huge, sizeof(huge)), -1);
 	/* The tag selects the option; no option for the value is corrupt. */
-	ck_assert_int_eq(ust_layout_payload_size("T1 V0[1:F1|2:S]", tag,
+	ck_assert_int_eq(shm_layout_payload_size("T1 V0[1:F1|2:S]", tag,
 						 sizeof(tag)), 4);
-	ck_assert_int_eq(ust_layout_payload_size("T1 V0[1:F1|2:S] F1", tag,
+	ck_assert_int_eq(shm_layout_payload_size("T1 V0[1:F1|2:S] F1", tag,
 						 sizeof(tag)), 5);
-	ck_assert_int_eq(ust_layout_payload_size("T1 V0[0:F1|1:S]", tag,
+	ck_assert_int_eq(shm_layout_payload_size("T1 V0[0:F1|1:S]", tag,
 						 sizeof(tag)), -1);
 	/* A two-byte tag reads little endian: 0x6802 = 26626. */
-	ck_assert_int_eq(ust_layout_payload_size("T2 V0[26626:F2|2:F1]", tag,
+	ck_assert_int_eq(shm_layout_payload_size("T2 V0[26626:F2|2:F1]", tag,
 						 sizeof(tag)), 4);
 	/* Syntax errors are errors with data too. */
-	ck_assert_int_eq(ust_layout_payload_size("A2[F1", arr, sizeof(arr)), -1);
-	ck_assert_int_eq(ust_layout_payload_size("Q1[F1", seq, sizeof(seq)), -1);
+	ck_assert_int_eq(shm_layout_payload_size("A2[F1", arr, sizeof(arr)), -1);
+	ck_assert_int_eq(shm_layout_payload_size("Q1[F1", seq, sizeof(seq)), -1);
 }
 END_TEST
 
@@ -350,7 +350,7 @@ START_TEST(test_walk_unknown_id)
 
 	pkt_init(&p, 0, 100);
 	compact(&p, 0, 1, 1);
-	ck_assert_int_eq(ust_packet_walk(p.b, pkt_close(&p), uuid, 3, NULL,
+	ck_assert_int_eq(shm_packet_walk(p.b, pkt_close(&p), uuid, 3, NULL,
 					 NULL, NULL, &res), -EINVAL);
 }
 END_TEST
@@ -501,11 +501,11 @@ START_TEST(test_walk_callback_stops)
 	compact(&p, 4, 1, 1);
 	compact(&p, 4, 2, 1);
 	compact(&p, 4, 3, 1);
-	ck_assert_int_eq(ust_packet_walk(p.b, pkt_close(&p), uuid, 3, &table,
+	ck_assert_int_eq(shm_packet_walk(p.b, pkt_close(&p), uuid, 3, &table,
 					 stop_at_second, &n, &res), 42);
 	ck_assert_int_eq(n, 2);
 	/* NULL uuid: not checked. */
-	ck_assert_int_eq(ust_packet_walk(p.b, p.len, NULL, 3, &table, NULL,
+	ck_assert_int_eq(shm_packet_walk(p.b, p.len, NULL, 3, &table, NULL,
 					 NULL, &res), 0);
 	ck_assert_uint_eq(res.nr_records, 3);
 }

@@ -225,7 +225,7 @@ int fake_shm_write(struct fake_shm *f, uint32_t cpu, uint32_t id, uint64_t ts,
 
 	for (;;) {
 		off = b->commit.offset;
-		hlen = ust_ev_header_encode(hdr, id, ts, b->commit.last_ts, vtid);
+		hlen = ctf_ev_header_encode(hdr, id, ts, b->commit.last_ts, vtid);
 		/* As libust: a record ends strictly inside its sub-buffer. */
 		if ((off % f->subbuf_size) + hlen + len < f->subbuf_size)
 			break;

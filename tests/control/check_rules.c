@@ -21,16 +21,16 @@ START_TEST(trace_patterns)
 	const char *both[] = { "app:*", "-app:b" };
 	const char *excl[] = { NULL, "-app:b" };
 
-	ck_assert(ust_patterns_match(both, 2, "app:a"));
-	ck_assert(!ust_patterns_match(both, 2, "app:b"));
-	ck_assert(!ust_patterns_match(both, 2, "other:a"));
+	ck_assert(ust__patterns_match(both, 2, "app:a"));
+	ck_assert(!ust__patterns_match(both, 2, "app:b"));
+	ck_assert(!ust__patterns_match(both, 2, "other:a"));
 	/* Only excluding patterns (NULL skipped): the rest is selected. */
-	ck_assert(ust_patterns_match(excl, 2, "other:a"));
-	ck_assert(!ust_patterns_match(excl, 2, "app:b"));
-	ck_assert(ust_patterns_match(NULL, 0, "any:thing"));
+	ck_assert(ust__patterns_match(excl, 2, "other:a"));
+	ck_assert(!ust__patterns_match(excl, 2, "app:b"));
+	ck_assert(ust__patterns_match(NULL, 0, "any:thing"));
 	/* '*' crosses the ':'. */
-	ck_assert(ust_glob_match("*b", "late:b"));
-	ck_assert(!ust_glob_match("app:?", "app:bb"));
+	ck_assert(ust__glob_match("*b", "late:b"));
+	ck_assert(!ust__glob_match("app:?", "app:bb"));
 }
 END_TEST
 
@@ -54,16 +54,16 @@ START_TEST(rules_last_match_wins)
 {
 	struct ust_ctl_area *a = new_area();
 
-	ck_assert(ust_ctl_rules_apply(a, 0, "app:b", true));
-	ck_assert(!ust_ctl_rules_apply(a, 0, "app:b", false));
+	ck_assert(ust__ctl_rules_apply(a, 0, "app:b", true));
+	ck_assert(!ust__ctl_rules_apply(a, 0, "app:b", false));
 	add(a, "*:b", 0);
 	add(a, "late:*", 1);
-	ck_assert(!ust_ctl_rules_apply(a, a->nr_rules, "app:b", true));
-	ck_assert(ust_ctl_rules_apply(a, a->nr_rules, "late:b", false));
-	ck_assert(ust_ctl_rules_apply(a, a->nr_rules, "app:a", true));
-	ck_assert(!ust_ctl_rules_apply(a, a->nr_rules, "app:a", false));
+	ck_assert(!ust__ctl_rules_apply(a, a->nr_rules, "app:b", true));
+	ck_assert(ust__ctl_rules_apply(a, a->nr_rules, "late:b", false));
+	ck_assert(ust__ctl_rules_apply(a, a->nr_rules, "app:a", true));
+	ck_assert(!ust__ctl_rules_apply(a, a->nr_rules, "app:a", false));
 	/* Only the first `nr_rules` count. */
-	ck_assert(!ust_ctl_rules_apply(a, 1, "late:b", true));
+	ck_assert(!ust__ctl_rules_apply(a, 1, "late:b", true));
 	free(a);
 }
 END_TEST
@@ -78,16 +78,16 @@ START_TEST(rules_from_garbage)
 	a->rules[0].enable = 7;
 	memset(name, 'x', sizeof(name));
 	name[UST_CTL_PATTERN_MAX - 1] = '\0';
-	ck_assert(ust_ctl_rules_apply(a, 1, name, false));
+	ck_assert(ust__ctl_rules_apply(a, 1, name, false));
 	name[UST_CTL_PATTERN_MAX - 1] = 'x';
 	name[UST_CTL_PATTERN_MAX] = '\0';
-	ck_assert(!ust_ctl_rules_apply(a, 1, name, false));
+	ck_assert(!ust__ctl_rules_apply(a, 1, name, false));
 	/* Counts are clamped to the area's capacity. */
 	a->nr_rules = 0xffffffffu;
 	a->nr_events = 0xffffffffu;
-	ck_assert_uint_eq(ust_ctl_nr_rules(a), UST_CTL_MAX_RULES);
-	ck_assert_uint_eq(ust_ctl_nr_events(a), UST_CTL_MAX_EVENTS);
-	ck_assert(!ust_ctl_rules_apply(a, a->nr_rules, "app:a", false));
+	ck_assert_uint_eq(ust__ctl_nr_rules(a), UST_CTL_MAX_RULES);
+	ck_assert_uint_eq(ust__ctl_nr_events(a), UST_CTL_MAX_EVENTS);
+	ck_assert(!ust__ctl_rules_apply(a, a->nr_rules, "app:a", false));
 	free(a);
 }
 END_TEST

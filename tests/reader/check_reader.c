@@ -145,7 +145,7 @@ static void write_trace(const char *dir, const uint64_t *ts, size_t n)
 		uint16_t x = i;
 
 		p = pkt + off;
-		off += ust_ev_header_encode(p, 0, ts[i], last, 7);
+		off += ctf_ev_header_encode(p, 0, ts[i], last, 7);
 		memcpy(pkt + off, &x, 2);
 		pkt[off + 2] = 'a';
 		pkt[off + 3] = '\0';

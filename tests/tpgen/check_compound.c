@@ -53,12 +53,12 @@ static void check_payload(struct ust_event_desc *event, size_t len)
 	ck_assert_uint_eq(mock_last.payload_size, mock_last.seg_total);
 	ck_assert_uint_eq(mock_last.seg_total, len);
 	ck_assert_mem_eq(mock_last.payload, expect, len);
-	ck_assert_int_eq(ust_layout_check(event->layout), 0);
-	ck_assert_int_eq(ust_layout_payload_size(event->layout, mock_last.payload,
+	ck_assert_int_eq(shm_layout_check(event->layout), 0);
+	ck_assert_int_eq(shm_layout_payload_size(event->layout, mock_last.payload,
 						 len), (ssize_t)len);
 	/* One byte short never walks. */
 	if (len)
-		ck_assert_int_eq(ust_layout_payload_size(event->layout,
+		ck_assert_int_eq(shm_layout_payload_size(event->layout,
 							 mock_last.payload,
 							 len - 1), -1);
 }

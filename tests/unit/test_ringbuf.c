@@ -7,7 +7,7 @@
  * no consumer), writes records through the public ust_event_write(), and
  * reads the buffers back the way the consumer does: complete sub-buffers
  * as they are, the current one with its closing fields filled in, every
- * packet checked and walked by ust_packet_walk().
+ * packet checked and walked by shm_packet_walk().
  */
 #include <check.h>
 #include <errno.h>
@@ -77,12 +77,12 @@ static void session_start_ctx(uint32_t mode, uint32_t subbuf_size,
 	config.event_context = event_context;
 	config.subbuf_size = subbuf_size;
 	config.subbuf_count = subbuf_count;
-	config.clock_kind = ust_clock_detect_kind();
-	ust_config = config;
-	session = ust_session_map(&config, &fd);
+	config.clock_kind = ust__clock_detect_kind();
+	ust__config = config;
+	session = ust__session_map(&config, &fd);
 	ck_assert_ptr_nonnull(session);
 	close(fd);
-	ust_session_publish(session);
+	ust__session_publish(session);
 	provider_setup();
 }
 
@@ -94,8 +94,8 @@ static void session_start(uint32_t mode, uint32_t subbuf_size,
 
 static void session_stop(void)
 {
-	ust_session_publish(NULL);
-	ust_session_destroy(session);
+	ust__session_publish(NULL);
+	ust__session_destroy(session);
 	session = NULL;
 }
 
@@ -186,7 +186,7 @@ static void read_packet(struct readback *rb, uint8_t *pkt, size_t len)
 	int ret;
 
 	layout_table(&t, layouts);
-	ret = ust_packet_walk(pkt, len, session->uuid, 0, &t, collect, rb,
+	ret = shm_packet_walk(pkt, len, session->uuid, 0, &t, collect, rb,
 			      &res);
 	ck_assert_msg(ret == 0, "packet %llu: %s at %zu",
 		      (unsigned long long)ph->packet_seq_num, res.error,
@@ -243,9 +243,9 @@ START_TEST(test_commit_single)
 	pin_to_cpu(0);
 	session_start(UST_MODE_DISCARD, 4096, 4);
 	buf = &session->chan[0].bufs[0];
-	before = ust_clock_read(session->clock_kind);
+	before = ust__clock_read(session->clock_kind);
 	write_u32(0, 42);
-	after = ust_clock_read(session->clock_kind);
+	after = ust__clock_read(session->clock_kind);
 	/* packet header + compact header + vtid + payload */
 	ck_assert_uint_eq(buf->commit.offset, 84 + 4 + 4 + 4);
 	ck_assert_uint_ge(buf->commit.last_ts, before);
@@ -878,7 +878,7 @@ END_TEST
 START_TEST(test_disabled_session)
 {
 	/* No session: writing is a no-op that touches nothing. */
-	ust_session_publish(NULL);
+	ust__session_publish(NULL);
 	provider_setup();
 	write_u32(0, 1);
 }
