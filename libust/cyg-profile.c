@@ -31,8 +31,7 @@
 #include <stdint.h>
 
 #include <ust/tracepoint.h>
-
-#include "statedump.h"
+#include <ust/ust.h>
 
 #define NO_HOOK __attribute__((no_instrument_function))
 #define PUBLIC __attribute__((visibility("default")))
@@ -112,7 +111,7 @@ PUBLIC NO_HOOK void *dlopen(const char *file, int flags)
 		return NULL;
 	h = real_dlopen(file, flags);
 	if (h)
-		ust__statedump_dl_sync(flags);
+		ust_statedump_dl_sync(flags);
 	return h;
 }
 
@@ -125,7 +124,7 @@ PUBLIC NO_HOOK int dlclose(void *handle)
 		return -1;
 	ret = real_dlclose(handle);
 	if (ret == 0)
-		ust__statedump_dl_sync(0);
+		ust_statedump_dl_sync(0);
 	return ret;
 }
 
@@ -138,5 +137,5 @@ static NO_HOOK __attribute__((constructor)) void cyg_profile_init(void)
 {
 	find_real();
 	ust_provider_register(&cyg_provider);
-	ust__statedump_enable();
+	ust_statedump_enable();
 }

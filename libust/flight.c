@@ -72,7 +72,7 @@ void ust__flight_session_started(struct ust_session *s)
 	if (s->chan[0].mode != UST_MODE_FLIGHT)
 		return;
 	(void)ust_provider_register(&trigger_provider);	/* -EEXIST after a fork */
-	ust__statedump_enable();
+	ust_statedump_enable();
 }
 
 UST_EXPORT int ust_trigger(const char *reason)

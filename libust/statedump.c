@@ -5,7 +5,8 @@
  * SPDX-License-Identifier: LGPL-2.1-only
  *
  * Statedumps are for function tracing: they start when the preload
- * library (cyg-profile.c) calls ust__statedump_enable() from its
+ * library (cyg-profile.c) calls ust_statedump_enable() (public,
+ * <ust/ust.h>) from its
  * constructor, so that other traces keep exactly the events their
  * programs emit.  From then on, at each session start (now, and in every
  * fork child) libust walks
@@ -21,7 +22,7 @@
  *					when pthread_setname_np renames one)
  *	lttng_ust_statedump:end
  *
- * Later loads and unloads are found by ust__statedump_dl_sync(), which the
+ * Later loads and unloads are found by ust_statedump_dl_sync(), which the
  * preload library (cyg-profile.c) calls after every dlopen()/dlclose() it
  * interposes: it compares the current objects with the ones already
  * described and records lttng_ust_dl:dlopen / build_id / debug_link /
@@ -445,7 +446,7 @@ void ust__statedump_atfork_child(void)
 /* Set once the preload library asked for statedumps. */
 static int statedump_wanted;
 
-UST_EXPORT void ust__statedump_enable(void)
+UST_EXPORT void ust_statedump_enable(void)
 {
 	/*
 	 * Process-local: one caller registers the providers.  Acq-rel,
@@ -464,7 +465,7 @@ void ust__statedump_run(void)
 {
 	struct walk *w;
 
-	/* Acquire: pairs with ust__statedump_enable()'s exchange. */
+	/* Acquire: pairs with ust_statedump_enable()'s exchange. */
 	if (!__atomic_load_n(&statedump_wanted, __ATOMIC_ACQUIRE) ||
 	    !ust_tracing_active())
 		return;
@@ -491,7 +492,7 @@ void ust__statedump_run(void)
  */
 void ust__statedump_thread_renamed(pthread_t thread, const char *name)
 {
-	/* Acquire: pairs with ust__statedump_enable()'s exchange. */
+	/* Acquire: pairs with ust_statedump_enable()'s exchange. */
 	if (!__atomic_load_n(&statedump_wanted, __ATOMIC_ACQUIRE) ||
 	    !ust_tracing_active() || !UST_EVENT_ENABLED(&ev_thread_name))
 		return;
@@ -509,13 +510,15 @@ static int objects_changed(struct dl_phdr_info *info, size_t size, void *arg)
 	return 1;	/* the first entry is enough */
 }
 
-UST_EXPORT void ust__statedump_dl_sync(int dl_flags)
+UST_EXPORT void ust_statedump_dl_sync(int dl_flags)
 {
 	struct walk *w;
 	size_t n;
 	int changed = 0;
 
-	if (!ust_tracing_active())
+	/* Acquire: pairs with ust_statedump_enable()'s exchange. */
+	if (!__atomic_load_n(&statedump_wanted, __ATOMIC_ACQUIRE) ||
+	    !ust_tracing_active())
 		return;
 	w = calloc(1, sizeof(*w));
 	if (!w)

@@ -29,6 +29,26 @@ int ust_tracing_active(void);
  */
 int ust_trigger(const char *reason);
 
+/*
+ * Loaded-object statedump, for tools that record code addresses
+ * (function tracing, sampling, JITs): describe every object loaded in the
+ * process (lttng_ust_statedump:bin_info, build_id, debug_link, and the
+ * threads' names) now, and again at every later session start (a fork
+ * child's), so that addresses resolve to symbols offline.  Idempotent;
+ * without tracing it only arms the later dumps.  libust-cyg-profile.so
+ * calls it from its constructor (doc/functions.md).
+ */
+void ust_statedump_enable(void);
+
+/*
+ * After a dlopen() (pass its `flags`) or a dlclose() (pass 0) by a
+ * program whose objects are described (ust_statedump_enable()): record
+ * the objects that appeared (lttng_ust_dl:dlopen, build_id, debug_link)
+ * and disappeared (lttng_ust_dl:dlclose) since the last look.  A no-op
+ * when the statedump is not enabled.
+ */
+void ust_statedump_dl_sync(int flags);
+
 #ifdef __cplusplus
 }
 #endif
