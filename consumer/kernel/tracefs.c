@@ -56,6 +56,12 @@ static int tracefs_mount(const char *path)
 	if (mount("nodev", path, "tracefs", 0, NULL)) {
 		int err = errno;
 
+		/*
+		 * Two bridges starting at once both see tracefs missing; the
+		 * second mount fails EBUSY once the first has mounted it.
+		 */
+		if (err == EBUSY && is_tracefs(path))
+			return 0;
 		if (err == ENODEV)
 			kd_msg("no kernel events: this kernel has no tracefs "
 			       "(it needs CONFIG_FTRACE and CONFIG_TRACING)\n");

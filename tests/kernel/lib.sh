@@ -21,7 +21,14 @@ skip() { echo "SKIP: $*"; exit 77; }
 [ "$(id -u)" = 0 ] || skip "kernel events need root"
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/ust-ktest.XXXXXX")
-cleanup() { rm -rf "$WORK"; }
+# A tracefs mounted under $WORK (mount.sh) is detached first: removing
+# files under it would remove the ftrace instances of other sessions.
+cleanup() {
+	for m in $(awk -v w="$WORK/" 'index($2, w) == 1 { print $2 }' /proc/mounts); do
+		umount -l "$m"
+	done
+	rm -rf "$WORK"
+}
 trap cleanup EXIT
 
 # ftrace instances of bridges (ust-<pid>) whose bridge is gone: each
