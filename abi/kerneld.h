@@ -14,10 +14,21 @@
 /* The options, without their leading "--". */
 #define UST_KERNELD_OPT_OUTPUT		"output"	/* the kernel trace's parent */
 #define UST_KERNELD_OPT_EVENTS		"events"	/* globs on system:event */
-#define UST_KERNELD_OPT_READY_FD	"ready-fd"	/* one byte once tracing */
+#define UST_KERNELD_OPT_CONTROL_FD	"control-fd"	/* the messages below */
+#define UST_KERNELD_OPT_RECORDER	"recorder"	/* PID: only the process
+							   tree PID starts next */
 
-/* The descriptor `ust record` passes as --ready-fd. */
-#define UST_KERNELD_READY_FD	3
+/* The descriptor `ust record` passes as --control-fd: a SOCK_SEQPACKET. */
+#define UST_KERNELD_CONTROL_FD	3
+
+/*
+ * The messages on it, one per packet, in text:
+ *   bridge -> recorder  "ready"       kernel tracing is on: run CMD
+ *   recorder -> bridge  "root PID"    CMD is process PID (--recorder)
+ */
+#define UST_KERNELD_MSG_READY	"ready"
+#define UST_KERNELD_MSG_ROOT	"root"
+#define UST_KERNELD_MSG_MAX	1024
 
 /* A number above as the text of its option's argument. */
 #define UST_KERNELD_STR_(n)	#n

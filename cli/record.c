@@ -49,6 +49,8 @@ enum record_opt {
 	OPT_CONTEXT,
 	OPT_FUNCTIONS,
 	OPT_KERNEL,
+	OPT_KERNEL_PID,
+	OPT_KERNEL_ALL,
 	OPT_HELP,
 };
 
@@ -90,6 +92,11 @@ static const struct poptOption record_options[] = {
 	  "scheduling, system calls and interrupts, or the tracepoints "
 	  "of LIST, comma-separated globs on 'system:event' "
 	  "('default' is the default set)", "LIST" },
+	{ "kernel-pid", '\0', POPT_ARG_NONE, NULL, OPT_KERNEL_PID,
+	  "kernel events of CMD's process tree only, with the scheduling "
+	  "context (the default); implies --kernel", NULL },
+	{ "kernel-all", '\0', POPT_ARG_NONE, NULL, OPT_KERNEL_ALL,
+	  "kernel events of the whole system; implies --kernel", NULL },
 	{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP,
 	  "show this help", NULL },
 	POPT_TABLEEND
@@ -109,6 +116,7 @@ struct record_opts {
 	uint64_t read_timer_us;
 	const char *context;	/* --context: "tid" or "none", NULL if not given */
 	bool kernel;		/* --kernel */
+	bool kernel_all;	/* --kernel-all: not only CMD's process tree */
 	char *kernel_list;	/* its LIST, NULL for the default set */
 	char **cmd;		/* CMD and its arguments, NULL-terminated */
 };
@@ -132,8 +140,10 @@ static void record_help(FILE *out)
 "program that links libust (or preloads it) reads them when it starts.\n"
 "\n"
 "With --kernel, ust-kerneld records kernel events into DIR/kernel on the\n"
-"same clock, through a private ftrace instance; without the permission it\n"
-"says what is missing and the user-space trace is recorded alone.\n"
+"same clock, through a private ftrace instance: those of CMD's process tree\n"
+"(and who it switches with), or of the whole system with --kernel-all.\n"
+"Without the permission it says what is missing and the user-space trace\n"
+"is recorded alone.\n"
 "\n"
 "Exit status: CMD's; 128+N when CMD was killed by signal N; 126 or 127 when\n"
 "CMD cannot be run; 1 when the output directory is not writable; 2 for a\n"
@@ -303,6 +313,11 @@ static int apply_option(struct record_opts *o, int opt, const char *arg)
 		return check_context(o, arg);
 	case OPT_KERNEL:
 		return check_kernel(o, arg);
+	case OPT_KERNEL_PID:
+	case OPT_KERNEL_ALL:
+		o->kernel = true;
+		o->kernel_all = opt == OPT_KERNEL_ALL;
+		return 0;
 	default:
 		return -1;
 	}
@@ -527,11 +542,18 @@ static void report(const struct record_opts *o, const char *sumdir,
 	cli_summary_release(&sum);
 }
 
+/* CMD runs: the kernel bridge follows its process tree. */
+static void kernel_spawned(pid_t cmd, void *arg)
+{
+	cli_kernel_root(arg, cmd);
+}
+
 static int record_session(const struct record_opts *o)
 {
 	enum cli_kernel_start kernel = UST_KERNEL_UNAVAILABLE;
 	char *outdir = NULL, *sumdir = NULL;
-	pid_t kernel_pid = -1;
+	struct cli_kernel k = { .pid = -1, .fd = -1 };
+	struct cli_supervise_hook hook = { NULL, &k };
 	int ret, status, left;
 
 	if (prepare_output(output_dir(o), &outdir))
@@ -548,14 +570,16 @@ static int record_session(const struct record_opts *o)
 		goto remove_sumdir;
 	}
 	if (o->kernel)
-		kernel = cli_kernel_start(outdir, o->kernel_list, &kernel_pid);
+		kernel = cli_kernel_start(outdir, o->kernel_list, !o->kernel_all, &k);
 	if (kernel == UST_KERNEL_BAD_LIST) {
 		ret = UST_EXIT_USAGE;
 		goto remove_sumdir;
 	}
-	ret = cli_supervise(o->cmd, RECORD_CONSUMER_TIMEOUT_S, &status, &left);
+	if (kernel == UST_KERNEL_RUNNING && !o->kernel_all)
+		hook.spawned = kernel_spawned;
+	ret = cli_supervise_hooked(o->cmd, RECORD_CONSUMER_TIMEOUT_S, &hook, &status, &left);
 	if (kernel == UST_KERNEL_RUNNING)
-		cli_kernel_stop(kernel_pid);
+		cli_kernel_stop(&k);
 	if (ret) {
 		cli_error("cannot run '%s': %s", o->cmd[0], strerror(-ret));
 		ret = ret == -ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC;

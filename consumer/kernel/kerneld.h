@@ -33,29 +33,59 @@ struct kbuffer;
 
 /* How one CTF field is made from the ftrace record. */
 enum kfield_kind {
-	KF_INT,		/* integer of `size` bytes, copied */
+	KF_INT,		/* integer of `size` bytes, copied (the low bytes) */
 	KF_CHARS,	/* char[N]: a NUL-terminated string */
 	KF_DYN_CHARS,	/* __data_loc / __rel_loc char[]: a string */
 	KF_INT_ARRAY,	/* fixed array of `count` integers of `size` bytes */
 	KF_TGID,	/* int32: the process (tgid) of the thread in `src` */
+	KF_PRIO,	/* int32: the kernel's prio less MAX_RT_PRIO, as LTTng */
+	KF_RWBS,	/* char[N] "WS"... into LTTng's uint32 RWBS_FLAG_* bits */
+	KF_CUR_TID,	/* int32: the thread the record was written by */
 };
 
 struct kfield {
-	const struct tep_format_field *src;
+	const struct tep_format_field *src;	/* NULL in a statedump class */
 	char name[64];
 	enum kfield_kind kind;
 	unsigned int size;	/* bytes of one integer */
 	unsigned int count;	/* KF_INT_ARRAY elements */
 	bool is_signed;
+	unsigned char base;	/* 10, 16 or 8: how readers print it */
+	bool network_order;	/* big endian (an IPv4 address) */
+};
+
+/* What the converter does besides writing an event of the class. */
+enum kclass_role {
+	KR_PLAIN,
+	KR_PROCESS_EXIT,	/* sched_process_exit: forget the thread */
+	KR_NEWTASK,		/* task_newtask: the child's process */
+	KR_EXEC,		/* sched_process_exec: the thread leads */
 };
 
 struct kclass {
 	uint32_t ctf_id;
 	char *name;		/* CTF event name */
-	struct tep_event *ev;	/* NULL for the statedump event */
+	struct tep_event *ev;	/* NULL for a statedump class */
 	struct kfield *fields;
 	unsigned int nr_fields;
-	bool is_exit;		/* sched_process_exit: forget the thread */
+	enum kclass_role role;
+	const struct tep_format_field *role_field[2];	/* what the role reads */
+	bool hidden;		/* read for the bridge's own state, not written */
+	bool sched_context;	/* kept for a muted thread: who runs, who wakes */
+};
+
+/* The statedump classes, lttng-modules' (statedump.c writes them). */
+enum kd_statedump_class {
+	SD_START,
+	SD_PROCESS_STATE,
+	SD_FILE_DESCRIPTOR,
+	SD_VM_MAP,
+	SD_INTERRUPT,
+	SD_NETWORK_INTERFACE,
+	SD_BLOCK_DEVICE,
+	SD_CPU_TOPOLOGY,
+	SD_END,
+	SD_NR,
 };
 
 /* The classes, found by ftrace event id. */
@@ -64,7 +94,7 @@ struct kclasses {
 	int max_id;
 	struct kclass **all;	/* in CTF id order */
 	unsigned int nr;
-	struct kclass *statedump;
+	struct kclass *statedump[SD_NR];
 };
 
 /* One CPU: its ring and its CTF stream file. */
@@ -90,8 +120,8 @@ struct kerneld_opts {
 	char *events;		/* comma-separated globs, NULL: the default */
 	uint64_t buffer_kb;	/* ring size per CPU */
 	uint64_t period_us;	/* read timer */
-	int ready_fd;		/* written once tracing is on, then closed */
-	const char *clock;	/* the session clock text, NULL: measure */
+	int control_fd;		/* abi/kerneld.h's messages with ust record */
+	int32_t root;		/* --recorder PID: PID's new process tree only */
 };
 
 struct kerneld {
@@ -111,6 +141,12 @@ struct kerneld {
 	unsigned int nr_cpus;
 	int32_t *tgid;		/* tid -> tgid, 0 when unknown */
 	uint32_t pid_max;
+	char **hidden;		/* "sys:event" enabled for the bridge itself */
+	int32_t self;		/* our pid: the statedump's context */
+	time_t created;		/* env.trace_creation_datetime */
+	int32_t root_pid;	/* the traced command, once ust record says */
+	int32_t *muted;		/* processes whose events are not written */
+	unsigned int nr_muted;
 };
 
 /* tracefs.c */
@@ -121,25 +157,73 @@ int kd_tracing_on(struct kerneld *kd, bool on);
 void kd_instance_destroy(struct kerneld *kd);
 /* Free a NULL-terminated list of ours (not one of libtracefs). */
 void kd_list_free(char **l);
+bool kd_list_has(char **l, const char *s);
 
 /* classes.c */
 int kd_classes_build(struct kerneld *kd, char **enabled);
 void kd_classes_release(struct kclasses *c);
+/* `name`, with a leading '_' when it is a TSDL keyword. */
+void kd_field_name(struct kfield *k, const char *name);
+
+/* lttng-names.c: lttng-modules' names and encodings */
+/* The CTF name of ftrace event sys:name, malloc'ed. */
+char *kd_lttng_event_name(const char *sys, const char *name);
+/*
+ * Name and encode field `f` of event sys:event as LTTng does, from the
+ * kind field_kind() chose: 0, or 1 when LTTng has no such field.
+ */
+int kd_lttng_field(const char *sys, const char *event,
+		   const struct tep_format_field *f, struct kfield *k);
+/* Whether LTTng records the current thread as `tid` before field `field`. */
+bool kd_lttng_tid_before(const char *sys, const char *event, const char *field);
+/* The RWBS_FLAG_* bits of the kernel's rwbs text (at most `len` chars). */
+uint32_t kd_lttng_rwbs(const char *s, size_t len);
 
 /* metadata.c */
 int kd_metadata_write(struct kerneld *kd);
 
-/* statedump.c */
+/* tasks.c: which process each thread belongs to */
+int kd_tasks_init(struct kerneld *kd);
 int32_t kd_tgid_of(struct kerneld *kd, int32_t tid);
+void kd_tgid_set(struct kerneld *kd, int32_t tid, int32_t tgid);
 void kd_tgid_forget(struct kerneld *kd, int32_t tid);
+/* The "Tgid:" and "PPid:" lines of /proc/<tid>/status; 0 or -errno. */
+int kd_proc_status(int32_t tid, int32_t *tgid, int32_t *ppid);
+/* Events of a muted process are not written (sched context excepted). */
+bool kd_muted(const struct kerneld *kd, int32_t pid);
+void kd_mute(struct kerneld *kd, int32_t pid);
+/* A record of class `k` (its role) just converted. */
+void kd_tasks_follow(struct kerneld *kd, const struct kclass *k,
+		     const uint8_t *data, unsigned int size, int32_t tid);
+
+/* statedump.c, statedump-sys.c */
+#define KD_PAYLOAD_MAX	8192
+
+/* A statedump event's payload, as the class's fields lay it out. */
+struct kd_payload {
+	uint8_t buf[KD_PAYLOAD_MAX];
+	size_t len;
+};
+
+void kd_payload_int(struct kd_payload *p, uint64_t v, unsigned int size);
+void kd_payload_be32(struct kd_payload *p, uint32_t v);
+void kd_payload_str(struct kd_payload *p, const char *s);
+/* One statedump event into stream `s`, in the bridge's context. */
+void kd_statedump_write(struct kerneld *kd, struct kstream *s, enum kd_statedump_class c,
+			uint64_t ts, const struct kd_payload *p);
+/* The state at the start: lttng_statedump_start ... _end. */
 int kd_statedump(struct kerneld *kd);
+/* lttng_statedump_vm_map events of process `pid` into stream `s`. */
+void kd_statedump_vm_maps(struct kerneld *kd, struct kstream *s, uint64_t ts, int32_t pid);
+/* Interrupts, network interfaces, block devices, CPUs. */
+void kd_statedump_system(struct kerneld *kd, uint64_t ts);
 
 /* stream.c */
 int kd_streams_open(struct kerneld *kd);
 void kd_streams_close(struct kerneld *kd);
 uint8_t *kd_event_begin(struct kerneld *kd, struct kstream *s,
 			const struct kclass *k, uint64_t ts, int32_t tid,
-			size_t payload_max);
+			int32_t pid, size_t payload_max);
 void kd_event_end(struct kstream *s, uint8_t *end);
 int kd_drain_cpu(struct kerneld *kd, struct kstream *s);
 int kd_packet_flush(struct kerneld *kd, struct kstream *s);

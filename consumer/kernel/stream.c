@@ -13,7 +13,7 @@
  * Packet: struct ust_packet_header (ctf/format.h), then events:
  *	uint16 id, uint32 low timestamp bits		(compact)
  *	uint16 65535, uint32 id, uint64 timestamp	(extended)
- *	int32 tid, payload (metadata.c declares the fields)
+ *	int32 _tid, int32 _pid, payload (metadata.c declares the fields)
  * all little endian and byte aligned.  packet_size is content_size
  * rounded up to a byte: no padding.
  */
@@ -35,7 +35,8 @@
 #define PKT_HDR		sizeof(struct ust_packet_header)
 #define PKT_CAP		(1u << 20)	/* flushed before it would overflow */
 #define EV_ID_EXTENDED	65535u
-#define EV_HDR_MAX	(2 + 4 + 8 + 4)	/* extended header + tid */
+#define EV_HDR_MAX	(2 + 4 + 8 + 8)	/* extended header + tid, pid */
+#define MAX_RT_PRIO	100		/* LTTng's prio is the kernel's less it */
 
 int kd_streams_open(struct kerneld *kd)
 {
@@ -144,7 +145,7 @@ int kd_packet_flush(struct kerneld *kd, struct kstream *s)
  */
 uint8_t *kd_event_begin(struct kerneld *kd, struct kstream *s,
 			const struct kclass *k, uint64_t ts, int32_t tid,
-			size_t payload_max)
+			int32_t pid, size_t payload_max)
 {
 	uint64_t prev;
 	uint8_t *p;
@@ -177,8 +178,9 @@ uint8_t *kd_event_begin(struct kerneld *kd, struct kstream *s,
 		p += 14;
 	}
 	memcpy(p, &tid, 4);
+	memcpy(p + 4, &pid, 4);
 	s->last_ts = ts;
-	return p + 4;
+	return p + 8;
 }
 
 void kd_event_end(struct kstream *s, uint8_t *end)
@@ -208,13 +210,26 @@ static uint8_t *put_dyn_string(uint8_t *out, const struct kfield *k,
 }
 
 static uint8_t *put_field(struct kerneld *kd, uint8_t *out, const struct kfield *k,
-			  const uint8_t *data, unsigned int size)
+			  const uint8_t *data, unsigned int size, int32_t cur)
 {
 	const struct tep_format_field *f = k->src;
+	uint32_t rwbs;
 	size_t n;
 	int32_t tid;
 
 	switch (k->kind) {
+	case KF_PRIO:
+		memcpy(&tid, data + f->offset, 4);
+		tid -= MAX_RT_PRIO;
+		memcpy(out, &tid, 4);
+		return out + 4;
+	case KF_RWBS:
+		rwbs = kd_lttng_rwbs((const char *)data + f->offset, k->count);
+		memcpy(out, &rwbs, 4);
+		return out + 4;
+	case KF_CUR_TID:
+		memcpy(out, &cur, 4);
+		return out + 4;
 	case KF_CHARS:
 		n = strnlen((const char *)data + f->offset, k->size);
 		memcpy(out, data + f->offset, n);
@@ -236,15 +251,15 @@ static uint8_t *put_field(struct kerneld *kd, uint8_t *out, const struct kfield 
 	}
 }
 
-/* Whether every field of class `k` lies inside a record of `size` bytes. */
+/* Whether every field class `k` reads lies inside a record of `size` bytes. */
 static bool record_fits(const struct kclass *k, unsigned int size)
 {
+	const struct tep_format_field *f;
 	unsigned int i;
 
-	for (i = 0; i < k->nr_fields; i++) {
-		const struct tep_format_field *f = k->fields[i].src;
-
-		if ((unsigned int)(f->offset + f->size) > size)
+	for (i = 0; i < k->nr_fields + 2; i++) {
+		f = i < k->nr_fields ? k->fields[i].src : k->role_field[i - k->nr_fields];
+		if (f && (unsigned int)(f->offset + f->size) > size)
 			return false;
 	}
 	return true;
@@ -256,7 +271,7 @@ static void convert_record(struct kerneld *kd, struct kstream *s, const uint8_t 
 {
 	struct tep_record rec = { .data = (void *)data, .size = (int)size };
 	const struct kclass *k;
-	int type, tid;
+	int type, tid, pid;
 	uint8_t *p;
 	unsigned int i;
 
@@ -266,15 +281,20 @@ static void convert_record(struct kerneld *kd, struct kstream *s, const uint8_t 
 	if (type < 0 || type > kd->classes.max_id || !(k = kd->classes.by_id[type]) ||
 	    !record_fits(k, size))
 		return;
-	/* Strings gain a NUL each; integers and arrays keep their size. */
-	p = kd_event_begin(kd, s, k, ts, tid, size + k->nr_fields + 4 * k->nr_fields);
-	if (!p)
-		return;
-	for (i = 0; i < k->nr_fields; i++)
-		p = put_field(kd, p, &k->fields[i], data, size);
-	kd_event_end(s, p);
-	if (k->is_exit)
-		kd_tgid_forget(kd, tid);
+	pid = kd_tgid_of(kd, tid);
+	if (!k->hidden && (k->sched_context || !kd_muted(kd, pid))) {
+		/* Strings gain a NUL each; added fields are 4 bytes. */
+		p = kd_event_begin(kd, s, k, ts, tid, pid, size + 5 * k->nr_fields);
+		if (p) {
+			for (i = 0; i < k->nr_fields; i++)
+				p = put_field(kd, p, &k->fields[i], data, size, tid);
+			kd_event_end(s, p);
+		}
+	}
+	kd_tasks_follow(kd, k, data, size, tid);
+	/* A process of the traced tree: its memory map after its exec. */
+	if (k->role == KR_EXEC && kd->opts.root && !kd_muted(kd, tid))
+		kd_statedump_vm_maps(kd, s, ts, tid);
 }
 
 /* The records of the sub-buffer in kd->page. */

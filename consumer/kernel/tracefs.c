@@ -133,6 +133,33 @@ static int inst_write(struct kerneld *kd, const char *file, const char *val)
 }
 
 /*
+ * --recorder PID: the instance records the tasks of set_event_pid, which
+ * holds PID and, with options/event-fork, every task they fork from now
+ * on: the command `ust record` (PID) starts next and its descendants.
+ * sched_switch and sched_wakeup are recorded when either task is in the
+ * set (the kernel's rule), which gives the context of every switch.
+ * The recorder's own events are muted (tasks.c), and once the command
+ * runs, the recorder goes to set_event_notrace_pid (main.c).
+ */
+static int follow_process_tree(struct kerneld *kd)
+{
+	char pid[24];
+
+	snprintf(pid, sizeof(pid), "%d", (int)kd->opts.root);
+	if (!tracefs_file_exists(kd->inst, "set_event_pid") ||
+	    !tracefs_file_exists(kd->inst, "options/event-fork")) {
+		kd_msg("kernel events: this kernel cannot follow a process tree "
+		       "(no set_event_pid or options/event-fork); use --kernel-all\n");
+		return -1;
+	}
+	if (inst_write(kd, "options/event-fork", "1") ||
+	    inst_write(kd, "set_event_pid", pid))
+		return -1;
+	kd_mute(kd, kd->opts.root);
+	return 0;
+}
+
+/*
  * The instance stamps events with the session's counter: the raw TSC
  * (x86-tsc) when libust uses the TSC, else CLOCK_MONOTONIC (mono).
  */
@@ -159,9 +186,10 @@ static int instance_configure(struct kerneld *kd)
 	}
 	/* Our own reads are not traced: no feedback loop. */
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
-	if (tracefs_file_exists(kd->inst, "set_event_notrace_pid"))
-		return inst_write(kd, "set_event_notrace_pid", pid);
-	return 0;
+	if (tracefs_file_exists(kd->inst, "set_event_notrace_pid") &&
+	    inst_write(kd, "set_event_notrace_pid", pid))
+		return -1;
+	return kd->opts.root ? follow_process_tree(kd) : 0;
 }
 
 int kd_instance_create(struct kerneld *kd)
@@ -260,6 +288,17 @@ static int split_globs(const char *list, char ***globs, size_t *n)
 	return ret;
 }
 
+bool kd_list_has(char **l, const char *s)
+{
+	size_t i;
+
+	for (i = 0; l && l[i]; i++) {
+		if (!strcmp(l[i], s))
+			return true;
+	}
+	return false;
+}
+
 void kd_list_free(char **l)
 {
 	size_t i;
@@ -296,6 +335,26 @@ static int enable_system(struct kerneld *kd, const char *sys, char **globs,
 }
 
 /*
+ * task:task_newtask says whether a new thread shares its parent's
+ * process (CLONE_THREAD): the bridge reads it for the `_pid` context and
+ * sched_process_fork's child_pid even when the list does not ask for it
+ * (then it is in kd->hidden and not written).  A kernel without it
+ * leaves the bridge to ask /proc.
+ */
+static int enable_own_events(struct kerneld *kd, char ***enabled, size_t *n)
+{
+	static const char newtask[] = "task:task_newtask";
+	size_t nh = 0;
+
+	if (kd_list_has(*enabled, newtask) ||
+	    tracefs_event_file_write(kd->inst, "task", "task_newtask", "enable", "1") < 0)
+		return 0;
+	if (list_add(&kd->hidden, &nh, strdup(newtask)))
+		return -ENOMEM;
+	return list_add(enabled, n, strdup(newtask));
+}
+
+/*
  * Enable the tracepoints of the list (or the default set) in the
  * instance; *enabled gets their "sys:event" names.  A glob that matches
  * nothing is a usage error: -KERNELD_EXIT_USAGE, reported.
@@ -326,6 +385,8 @@ int kd_enable_events(struct kerneld *kd, char ***enabled)
 			ret = -KERNELD_EXIT_USAGE;
 		}
 	}
+	if (!ret)
+		ret = enable_own_events(kd, enabled, &nen);
 	tracefs_list_free(systems);
 	free(hit);
 	kd_list_free(globs);

@@ -98,12 +98,41 @@ FIELDS = {
     "sched_process_fork": ["parent_comm", "parent_tid", "parent_pid",
                            "child_comm", "child_tid", "child_pid"],
     "sched_process_exec": ["filename", "tid", "old_tid"],
-    "sched_process_exit": ["comm", "tid", "prio"],
     "syscall_exit_getppid": ["ret"],
     "syscall_entry_getppid": [],
-    "syscall_entry_nanosleep": ["rqtp", "rmtp"],
-    "lttng_statedump_process_state": ["tid", "pid", "ppid", "name"],
+    "syscall_entry_clock_nanosleep": ["which_clock", "flags", "rqtp", "rmtp"],
+    "syscall_entry_openat": ["dfd", "filename", "flags", "mode"],
+    "lttng_statedump_start": [],
+    "lttng_statedump_end": [],
+    "lttng_statedump_process_state": ["tid", "pid", "ppid", "name", "type", "mode",
+                                      "submode", "status", "cpu",
+                                      "file_table_address"],
+    "lttng_statedump_file_descriptor": ["file_table_address", "fd", "flags",
+                                        "fmode", "filename", "pid"],
+    "lttng_statedump_interrupt": ["irq", "name", "action", "tid"],
+    "lttng_statedump_network_interface": ["name", "address_ipv4"],
+    "lttng_statedump_block_device": ["dev", "diskname"],
+    "lttng_statedump_cpu_topology": ["architecture", "cpu_id", "vendor", "family",
+                                     "model", "model_name", "physical_id",
+                                     "core_id", "cores"],
 }
+
+# Fields that start these (kernels >= 6.16 add sched_process_exit's group_dead).
+FIELDS_PREFIX = {
+    "sched_process_exit": ["comm", "tid", "prio"],
+}
+
+# The statedump classes every kernel trace declares.
+STATEDUMP = ["lttng_statedump_start", "lttng_statedump_process_state",
+             "lttng_statedump_file_descriptor", "lttng_statedump_vm_map",
+             "lttng_statedump_interrupt", "lttng_statedump_network_interface",
+             "lttng_statedump_block_device", "lttng_statedump_cpu_topology",
+             "lttng_statedump_end"]
+
+# env entries as lttng-modules 2.13 writes them (the ones tools key on).
+ENV = {"domain": "kernel", "tracer_name": "lttng-modules", "tracer_major": 2,
+       "tracer_minor": 13, "tracer_patchlevel": 0,
+       "trace_buffering_scheme": "global"}
 
 
 def block(text, word):
@@ -123,8 +152,17 @@ def check_metadata(root):
     if block(kmeta, "clock") != block(umeta, "clock"):
         fail("clock blocks differ:\n%s\n%s" % (block(kmeta, "clock"),
                                               block(umeta, "clock")))
-    if 'domain = "kernel";' not in block(kmeta, "env"):
-        fail("kernel env: %s" % block(kmeta, "env"))
+    env = block(kmeta, "env")
+    for key, value in ENV.items():
+        want = '\t%s = %s;' % (key, '"%s"' % value if isinstance(value, str) else value)
+        if want not in env.split("\n"):
+            fail("kernel env has no '%s': %s" % (want.strip(), env))
+    for key in ("hostname", "sysname", "kernel_release", "kernel_version",
+                "trace_name", "trace_creation_datetime", "ust_kernel_scope"):
+        if not re.search(r"^\t%s = \".+\";$" % key, env, re.M):
+            fail("kernel env has no %s: %s" % (key, env))
+    if not re.search(r"^\t\tint32_t _tid;\n\t\tint32_t _pid;$", kmeta, re.M):
+        fail("kernel stream event context is not { _tid, _pid }")
     if block(kmeta, "trace") == block(umeta, "trace"):
         fail("the kernel and user traces share a trace UUID")
 
@@ -136,30 +174,49 @@ def check_layout(root):
         cpu = int(ev.packet.context_field["cpu_id"])
         if not ev.stream.name.endswith("/kernel_%d" % cpu):
             fail("cpu_id %d in stream %s" % (cpu, ev.stream.name))
-        if list(ev.common_context_field.keys()) != ["tid"]:
+        if list(ev.common_context_field.keys()) != ["tid", "pid"]:
             fail("event context %s" % list(ev.common_context_field.keys()))
-        if name in FIELDS and name not in seen:
-            if list(ev.payload_field.keys()) != FIELDS[name]:
-                fail("%s fields %s, not %s" % (name, list(ev.payload_field.keys()),
-                                               FIELDS[name]))
+        keys = list(ev.payload_field.keys())
+        if name in FIELDS and name not in seen and keys != FIELDS[name]:
+            fail("%s fields %s, not %s" % (name, keys, FIELDS[name]))
+        if name in FIELDS_PREFIX and keys[:len(FIELDS_PREFIX[name])] != FIELDS_PREFIX[name]:
+            fail("%s fields %s, not %s..." % (name, keys, FIELDS_PREFIX[name]))
+        if name in FIELDS or name in FIELDS_PREFIX:
             seen.add(name)
+        if name == "sched_switch" and str(ev.payload_field["next_comm"]) == "kworkload":
+            # LTTng's prio is the kernel's less MAX_RT_PRIO: 20 at nice 0.
+            if int(ev.payload_field["next_prio"]) != 20:
+                fail("kworkload's next_prio %s, not 20" % ev.payload_field["next_prio"])
+            seen.add("prio")
+        if name == "syscall_entry_openat":
+            dfd = ev.payload_field["dfd"]
+            if not isinstance(dfd.cls, bt2._SignedIntegerFieldClassConst) or \
+                    dfd.cls.field_value_range != 32:
+                fail("openat's dfd is not an int32 (AT_FDCWD reads -100 in LTTng)")
         if name == "syscall_exit_getppid":
             ret = ev.payload_field["ret"]
             if ret.cls.field_value_range != 64 or not isinstance(
                     ret.cls, bt2._SignedIntegerFieldClassConst):
                 fail("syscall_exit ret is not an int64")
     missing = {"sched_switch", "syscall_entry_getppid", "syscall_exit_getppid",
-               "sched_process_exec", "sched_process_exit",
-               "lttng_statedump_process_state"} - seen
+               "sched_process_exec", "sched_process_exit", "prio",
+               "lttng_statedump_start", "lttng_statedump_process_state",
+               "lttng_statedump_file_descriptor", "lttng_statedump_interrupt",
+               "lttng_statedump_network_interface", "lttng_statedump_block_device",
+               "lttng_statedump_cpu_topology", "lttng_statedump_end"} - seen
     if missing:
         fail("no %s events" % sorted(missing))
     print("layout: %s" % sorted(seen))
 
 
 def check_classes(root, names):
+    """Exactly these classes besides the statedump's."""
     meta = open(os.path.join(root, "kernel", "metadata")).read()
     got = set(re.findall(r'^\tname = "([^"]*)";$', meta, re.M))
     got.discard("ust_clock")
+    if not set(STATEDUMP) <= got:
+        fail("statedump classes %s missing" % sorted(set(STATEDUMP) - got))
+    got -= set(STATEDUMP)
     if got != set(names):
         fail("classes %s, not %s" % (sorted(got), sorted(names)))
 
