@@ -171,6 +171,10 @@ static int class_fields(struct kclass *c, struct tep_event *ev)
 
 		if (!field_kind(f, &k) || kd_lttng_field(ev->system, ev->name, f, &k))
 			continue;
+		if (kd_paths_field(ev->system, ev->name, f->name) && k.size == 8) {
+			k.kind = KF_USER_PATH;
+			c->user_path = true;
+		}
 		added_before(c, ev, f);
 		c->fields[c->nr_fields++] = k;
 		added_after(c, ev, f);

@@ -30,6 +30,7 @@ struct tep_format_field;
 struct tracefs_instance;
 struct tracefs_cpu;
 struct kbuffer;
+struct kd_paths;
 
 /* How one CTF field is made from the ftrace record. */
 enum kfield_kind {
@@ -41,6 +42,7 @@ enum kfield_kind {
 	KF_PRIO,	/* int32: the kernel's prio less MAX_RT_PRIO, as LTTng */
 	KF_RWBS,	/* char[N] "WS"... into LTTng's uint32 RWBS_FLAG_* bits */
 	KF_CUR_TID,	/* int32: the thread the record was written by */
+	KF_USER_PATH,	/* a path argument: the string it points to (paths.c) */
 };
 
 struct kfield {
@@ -71,6 +73,7 @@ struct kclass {
 	enum kclass_role role;
 	const struct tep_format_field *role_field[2];	/* what the role reads */
 	bool hidden;		/* read for the bridge's own state, not written */
+	bool user_path;		/* has a KF_USER_PATH field */
 	bool sched_context;	/* kept for a muted thread: who runs, who wakes */
 };
 
@@ -113,6 +116,7 @@ struct kstream {
 	uint64_t nr_events;	/* in the open packet */
 	uint64_t total_events;
 	bool write_failed;
+	bool seq_force;		/* write the next packet even when empty */
 };
 
 struct kerneld_opts {
@@ -147,6 +151,7 @@ struct kerneld {
 	int32_t root_pid;	/* the traced command, once ust record says */
 	int32_t *muted;		/* processes whose events are not written */
 	unsigned int nr_muted;
+	struct kd_paths *paths;	/* open()'s file names (paths.c), or NULL */
 };
 
 /* tracefs.c */
@@ -196,6 +201,18 @@ void kd_mute(struct kerneld *kd, int32_t pid);
 void kd_tasks_follow(struct kerneld *kd, const struct kclass *k,
 		     const uint8_t *data, unsigned int size, int32_t tid);
 
+/* paths.c: the file names of the open() family */
+#define KD_PATH_MAX	1024	/* with its NUL */
+/* Attach the BPF copier; without BPF the names read "(unavailable)". */
+int kd_paths_open(struct kerneld *kd);
+void kd_paths_close(struct kerneld *kd);
+/* Whether sys:event's field is a path the bridge copies. */
+bool kd_paths_field(const char *sys, const char *event, const char *field);
+/* Read the copier's ring (before converting a pass). */
+void kd_paths_drain(struct kerneld *kd);
+/* The path thread `tid` passed as `ptr`, malloc'ed (never NULL but on ENOMEM). */
+char *kd_paths_take(struct kerneld *kd, int32_t tid, uint64_t ptr);
+
 /* statedump.c, statedump-sys.c */
 #define KD_PAYLOAD_MAX	8192
 
@@ -213,8 +230,12 @@ void kd_statedump_write(struct kerneld *kd, struct kstream *s, enum kd_statedump
 			uint64_t ts, const struct kd_payload *p);
 /* The state at the start: lttng_statedump_start ... _end. */
 int kd_statedump(struct kerneld *kd);
-/* lttng_statedump_vm_map events of process `pid` into stream `s`. */
-void kd_statedump_vm_maps(struct kerneld *kd, struct kstream *s, uint64_t ts, int32_t pid);
+/*
+ * lttng_statedump_vm_map events of process `pid` into stream `s`, in the
+ * context of thread `ctx` (0: the bridge's, as the start's statedump).
+ */
+void kd_statedump_vm_maps(struct kerneld *kd, struct kstream *s, uint64_t ts, int32_t pid,
+			  int32_t ctx);
 /* Interrupts, network interfaces, block devices, CPUs. */
 void kd_statedump_system(struct kerneld *kd, uint64_t ts);
 
@@ -227,5 +248,7 @@ uint8_t *kd_event_begin(struct kerneld *kd, struct kstream *s,
 void kd_event_end(struct kstream *s, uint8_t *end);
 int kd_drain_cpu(struct kerneld *kd, struct kstream *s);
 int kd_packet_flush(struct kerneld *kd, struct kstream *s);
+/* The last packet of every stream, ending at `ts`. */
+void kd_streams_end(struct kerneld *kd, uint64_t ts);
 
 #endif /* UST_KERNELD_H */

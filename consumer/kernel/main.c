@@ -253,6 +253,8 @@ static int start_trace(struct kerneld *kd, char **enabled)
 	if (!ret)
 		ret = setup_reader(kd);
 	if (!ret)
+		ret = kd_paths_open(kd);
+	if (!ret)
 		ret = kd_statedump(kd);
 	if (!ret && kd_tracing_on(kd, true))
 		ret = -errno;
@@ -292,6 +294,7 @@ static uint64_t drain_all(struct kerneld *kd)
 	uint64_t pages = 0;
 	unsigned int i;
 
+	kd_paths_drain(kd);
 	for (i = 0; i < kd->nr_cpus; i++)
 		pages += kd_drain_cpu(kd, &kd->streams[i]);
 	return pages;
@@ -344,6 +347,7 @@ static void finish(struct kerneld *kd)
 	kd_tracing_on(kd, false);
 	while (drain_all(kd))
 		;
+	kd_streams_end(kd, ust__clock_read(kd->clock.kind));
 	for (i = 0; i < kd->nr_cpus; i++) {
 		events += kd->streams[i].total_events;
 		lost += kd->streams[i].discarded;
@@ -355,6 +359,7 @@ static void finish(struct kerneld *kd)
 static void release(struct kerneld *kd)
 {
 	kd_streams_close(kd);	/* open rings keep the instance busy */
+	kd_paths_close(kd);
 	kd_instance_destroy(kd);
 	if (kd->kbuf)
 		kbuffer_free(kd->kbuf);

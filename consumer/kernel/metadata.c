@@ -93,6 +93,7 @@ static void field_tsdl(FILE *f, const struct kfield *k)
 	switch (k->kind) {
 	case KF_CHARS:
 	case KF_DYN_CHARS:
+	case KF_USER_PATH:
 		fprintf(f, "\t\tstring %s;\n", k->name);
 		break;
 	case KF_INT_ARRAY:

@@ -79,16 +79,24 @@ void kd_payload_str(struct kd_payload *p, const char *s)
 	p->len += n + 1;
 }
 
-void kd_statedump_write(struct kerneld *kd, struct kstream *s, enum kd_statedump_class c,
-			uint64_t ts, const struct kd_payload *p)
+/* One statedump event, in the context of thread `tid` of process `pid`. */
+static void statedump_write_as(struct kerneld *kd, struct kstream *s,
+			       enum kd_statedump_class c, uint64_t ts, int32_t tid,
+			       int32_t pid, const struct kd_payload *p)
 {
 	const struct kclass *k = kd->classes.statedump[c];
-	uint8_t *out = kd_event_begin(kd, s, k, ts, kd->self, kd->self, p->len);
+	uint8_t *out = kd_event_begin(kd, s, k, ts, tid, pid, p->len);
 
 	if (!out)
 		return;
 	memcpy(out, p->buf, p->len);
 	kd_event_end(s, out + p->len);
+}
+
+void kd_statedump_write(struct kerneld *kd, struct kstream *s, enum kd_statedump_class c,
+			uint64_t ts, const struct kd_payload *p)
+{
+	statedump_write_as(kd, s, c, ts, kd->self, kd->self, p);
 }
 
 static bool all_digits(const char *s)
@@ -228,9 +236,14 @@ static void dump_fds(struct kerneld *kd, uint64_t ts, int32_t pid)
 	closedir(d);
 }
 
-/* One line of /proc/<pid>/maps: "start-end perms offset dev inode path". */
+/*
+ * One line of /proc/<pid>/maps: "start-end perms offset dev inode path".
+ * The maps of an exec (kd_statedump_vm_maps() during a pass) are in the
+ * context of the process itself, so that the thread in the context of
+ * its CPU's events stays the one running there.
+ */
 static void dump_map(struct kerneld *kd, struct kstream *s, uint64_t ts, int32_t pid,
-		     const char *line)
+		     int32_t ctx, const char *line)
 {
 	struct kd_payload p = { .len = 0 };
 	unsigned long long start, end, off, inode;
@@ -250,10 +263,11 @@ static void dump_map(struct kerneld *kd, struct kstream *s, uint64_t ts, int32_t
 	kd_payload_int(&p, inode, 8);
 	kd_payload_int(&p, off, 8);
 	kd_payload_str(&p, n > 0 && line[n] ? line + n : "[anonymous]");
-	kd_statedump_write(kd, s, SD_VM_MAP, ts, &p);
+	statedump_write_as(kd, s, SD_VM_MAP, ts, ctx, ctx ? pid : kd->self, &p);
 }
 
-void kd_statedump_vm_maps(struct kerneld *kd, struct kstream *s, uint64_t ts, int32_t pid)
+void kd_statedump_vm_maps(struct kerneld *kd, struct kstream *s, uint64_t ts, int32_t pid,
+			  int32_t ctx)
 {
 	char path[64], *line = NULL;
 	size_t cap = 0;
@@ -267,7 +281,7 @@ void kd_statedump_vm_maps(struct kerneld *kd, struct kstream *s, uint64_t ts, in
 	while ((n = getline(&line, &cap, f)) > 0) {
 		if (line[n - 1] == '\n')
 			line[n - 1] = '\0';
-		dump_map(kd, s, ts, pid, line);
+		dump_map(kd, s, ts, pid, ctx ? ctx : kd->self, line);
 	}
 	free(line);
 	fclose(f);
@@ -295,7 +309,7 @@ static void dump_process(struct kerneld *kd, uint64_t ts, int32_t pid)
 	dump_fds(kd, ts, pid);
 	/* The traced process tree starts later: its maps come with its exec. */
 	if (!kd->opts.root)
-		kd_statedump_vm_maps(kd, &kd->streams[0], ts, pid);
+		kd_statedump_vm_maps(kd, &kd->streams[0], ts, pid, 0);
 }
 
 /*

@@ -95,8 +95,9 @@ int kd_packet_flush(struct kerneld *kd, struct kstream *s)
 	size_t done = 0;
 	off_t size;
 
-	if (!s->nr_events && s->discarded == s->discarded_written && s->seq)
+	if (!s->nr_events && s->discarded == s->discarded_written && s->seq && !s->seq_force)
 		return 0;
+	s->seq_force = false;
 	if (!s->nr_events) {
 		s->begin_ts = s->last_ts;
 		s->len = PKT_HDR;
@@ -136,6 +137,28 @@ int kd_packet_flush(struct kerneld *kd, struct kstream *s)
 		done += n;
 	}
 	return 0;
+}
+
+/*
+ * Every stream ends at `ts` with a last packet (empty when the CPU had
+ * nothing more), as LTTng's streams end when the session stops: tools
+ * that analyse only the time every stream covers (the LTTng analyses'
+ * default "intersection") then see the whole recording.
+ */
+void kd_streams_end(struct kerneld *kd, uint64_t ts)
+{
+	unsigned int i;
+
+	for (i = 0; i < kd->nr_cpus; i++) {
+		struct kstream *s = &kd->streams[i];
+
+		kd_packet_flush(kd, s);
+		if (s->last_ts >= ts)
+			continue;
+		s->last_ts = ts;
+		s->seq_force = true;
+		kd_packet_flush(kd, s);
+	}
 }
 
 /*
@@ -209,6 +232,23 @@ static uint8_t *put_dyn_string(uint8_t *out, const struct kfield *k,
 	return out + len + 1;
 }
 
+/* The string a path argument points to (paths.c), at most KD_PATH_MAX. */
+static uint8_t *put_user_path(struct kerneld *kd, uint8_t *out, const struct kfield *k,
+			      const uint8_t *data, int32_t tid)
+{
+	uint64_t ptr;
+	char *name;
+	size_t n;
+
+	memcpy(&ptr, data + k->src->offset, 8);
+	name = kd_paths_take(kd, tid, ptr);
+	n = name ? strnlen(name, KD_PATH_MAX - 1) : 0;
+	memcpy(out, name ? name : "", n);
+	out[n] = '\0';
+	free(name);
+	return out + n + 1;
+}
+
 static uint8_t *put_field(struct kerneld *kd, uint8_t *out, const struct kfield *k,
 			  const uint8_t *data, unsigned int size, int32_t cur)
 {
@@ -230,6 +270,8 @@ static uint8_t *put_field(struct kerneld *kd, uint8_t *out, const struct kfield 
 	case KF_CUR_TID:
 		memcpy(out, &cur, 4);
 		return out + 4;
+	case KF_USER_PATH:
+		return put_user_path(kd, out, k, data, cur);
 	case KF_CHARS:
 		n = strnlen((const char *)data + f->offset, k->size);
 		memcpy(out, data + f->offset, n);
@@ -284,7 +326,8 @@ static void convert_record(struct kerneld *kd, struct kstream *s, const uint8_t 
 	pid = kd_tgid_of(kd, tid);
 	if (!k->hidden && (k->sched_context || !kd_muted(kd, pid))) {
 		/* Strings gain a NUL each; added fields are 4 bytes. */
-		p = kd_event_begin(kd, s, k, ts, tid, pid, size + 5 * k->nr_fields);
+		p = kd_event_begin(kd, s, k, ts, tid, pid, size + 5 * k->nr_fields +
+				   (k->user_path ? KD_PATH_MAX : 0));
 		if (p) {
 			for (i = 0; i < k->nr_fields; i++)
 				p = put_field(kd, p, &k->fields[i], data, size, tid);
@@ -294,7 +337,7 @@ static void convert_record(struct kerneld *kd, struct kstream *s, const uint8_t 
 	kd_tasks_follow(kd, k, data, size, tid);
 	/* A process of the traced tree: its memory map after its exec. */
 	if (k->role == KR_EXEC && kd->opts.root && !kd_muted(kd, tid))
-		kd_statedump_vm_maps(kd, s, ts, tid);
+		kd_statedump_vm_maps(kd, s, ts, tid, tid);
 }
 
 /* The records of the sub-buffer in kd->page. */

@@ -33,7 +33,14 @@ static const char default_events[] =
 	"sched:sched_process_exec,sched:sched_process_exit,"
 	"syscalls:sys_enter_*,syscalls:sys_exit_*,"
 	"irq:irq_handler_entry,irq:irq_handler_exit,"
-	"irq:softirq_entry,irq:softirq_exit";
+	"irq:softirq_entry,irq:softirq_exit,"
+	"block:block_rq_issue,block:block_rq_complete,"
+	"net:net_dev_xmit,net:netif_receive_skb";
+
+/* The word "memory" of a list: what `ust report --memory` reads. */
+static const char memory_events[] =
+	"kmem:mm_page_alloc,kmem:mm_page_free,"
+	"exceptions:page_fault_user,exceptions:page_fault_kernel";
 
 #define kd_msg(...)	fprintf(stderr, "ust record: " __VA_ARGS__)
 
@@ -281,6 +288,8 @@ static int split_globs(const char *list, char ***globs, size_t *n)
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (!strcmp(tok, "default"))
 			ret = split_globs(default_events, globs, n);
+		else if (!strcmp(tok, "memory"))
+			ret = split_globs(memory_events, globs, n);
 		else
 			ret = list_add(globs, n, strdup(tok));
 	}
