@@ -22,6 +22,9 @@
 #define UST_ENV_SUMMARY_DIR	"UST_SUMMARY_DIR"   /* set by ust record */
 #define UST_ENV_CONSUMERD	"UST_CONSUMERD"	/* another ust-consumerd */
 
+/* What ust-consumerd reads: the kernel flight recorder (abi/kerneld.h). */
+#define UST_ENV_KERNELD_SOCKET	"UST_KERNELD_SOCKET"
+
 /* What the `ust` command reads (tests and uninstalled builds). */
 #define UST_ENV_KERNELD		"UST_KERNELD"	/* another ust-kerneld */
 #define UST_ENV_CYG_PROFILE_LIB	"UST_CYG_PROFILE_LIB" /* another preload library */

@@ -42,10 +42,10 @@ static const char *kerneld_path(void)
 	return env && *env ? env : PKGLIBEXECDIR "/" UST_KERNELD_NAME;
 }
 
-static int spawn_kerneld(const char *outdir, const char *list, bool process_tree,
+static int spawn_kerneld(const char *outdir, const struct cli_kernel_opts *o,
 			 int control_fd, pid_t *pid)
 {
-	const char *argv[11];
+	const char *argv[16];
 	char self[24];
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t attr;
@@ -56,11 +56,21 @@ static int spawn_kerneld(const char *outdir, const char *list, bool process_tree
 	argv[n++] = outdir;
 	argv[n++] = "--" UST_KERNELD_OPT_CONTROL_FD;
 	argv[n++] = UST_KERNELD_STR(UST_KERNELD_CONTROL_FD);
-	if (list) {
+	if (o->list) {
 		argv[n++] = "--" UST_KERNELD_OPT_EVENTS;
-		argv[n++] = list;
+		argv[n++] = o->list;
 	}
-	if (process_tree) {
+	if (o->flight)
+		argv[n++] = "--" UST_KERNELD_OPT_FLIGHT;
+	if (o->trigger) {
+		argv[n++] = "--" UST_KERNELD_OPT_TRIGGER;
+		argv[n++] = o->trigger;
+	}
+	if (o->holdoff) {
+		argv[n++] = "--" UST_KERNELD_OPT_HOLDOFF;
+		argv[n++] = o->holdoff;
+	}
+	if (o->process_tree) {
 		snprintf(self, sizeof(self), "%d", (int)getpid());
 		argv[n++] = "--" UST_KERNELD_OPT_RECORDER;
 		argv[n++] = self;
@@ -110,8 +120,19 @@ static bool wait_ready(int fd)
 	       !memcmp(msg, UST_KERNELD_MSG_READY, (size_t)n);
 }
 
-enum cli_kernel_start cli_kernel_start(const char *outdir, const char *list,
-				       bool process_tree, struct cli_kernel *k)
+/* The consumers' way to the bridge's snapshot socket. */
+static void export_socket(pid_t pid)
+{
+	char name[64];
+
+	snprintf(name, sizeof(name), UST_KERNELD_SOCKET_FMT, (int)pid);
+	if (setenv(UST_ENV_KERNELD_SOCKET, name, 1))
+		cli_error("cannot set %s: %s; snapshots will have no kernel part",
+			  UST_ENV_KERNELD_SOCKET, strerror(errno));
+}
+
+enum cli_kernel_start cli_kernel_start(const char *outdir, const struct cli_kernel_opts *o,
+				       struct cli_kernel *k)
 {
 	int fds[2], ret, status;
 
@@ -120,7 +141,7 @@ enum cli_kernel_start cli_kernel_start(const char *outdir, const char *list,
 		cli_error("no kernel events: cannot make a socket pair: %s", strerror(errno));
 		return UST_KERNEL_UNAVAILABLE;
 	}
-	ret = spawn_kerneld(outdir, list, process_tree, fds[1], &k->pid);
+	ret = spawn_kerneld(outdir, o, fds[1], &k->pid);
 	close(fds[1]);
 	if (ret) {
 		close(fds[0]);
@@ -130,6 +151,8 @@ enum cli_kernel_start cli_kernel_start(const char *outdir, const char *list,
 	}
 	if (wait_ready(fds[0])) {
 		k->fd = fds[0];
+		if (o->flight)
+			export_socket(k->pid);
 		return UST_KERNEL_RUNNING;
 	}
 	close(fds[0]);

@@ -24,15 +24,25 @@ struct cli_kernel {
 	int fd;			/* the control socket (abi/kerneld.h) */
 };
 
+/* What the bridge records. */
+struct cli_kernel_opts {
+	const char *list;	/* tracepoint globs; NULL: the default set */
+	bool process_tree;	/* the command's process tree only */
+	bool flight;		/* flight recorder: rings written in snapshots */
+	const char *trigger;	/* a kernel --trigger (trigger.h), or NULL */
+	const char *holdoff;	/* --trigger-holdoff, or NULL */
+};
+
 /*
- * Start ust-kerneld writing to `outdir`/kernel with the tracepoints of
- * `list` (NULL: the default set), and wait until its tracing is on.
- * With `process_tree`, it records only the process tree of the command
- * we start next (tell it which with cli_kernel_root()); else the whole
- * system.  The session clock must already be in the environment.
+ * Start ust-kerneld writing to `outdir`/kernel as `o` says, and wait
+ * until its tracing is on.  With o->process_tree, it records only the
+ * process tree of the command we start next (tell it which with
+ * cli_kernel_root()); else the whole system.  With o->flight, the
+ * command's consumers find its snapshot socket in UST_KERNELD_SOCKET
+ * (set here).  The session clock must already be in the environment.
  */
-enum cli_kernel_start cli_kernel_start(const char *outdir, const char *list,
-				       bool process_tree, struct cli_kernel *k);
+enum cli_kernel_start cli_kernel_start(const char *outdir, const struct cli_kernel_opts *o,
+				       struct cli_kernel *k);
 
 /* The command has started as process `pid`. */
 void cli_kernel_root(struct cli_kernel *k, pid_t pid);

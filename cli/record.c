@@ -117,6 +117,8 @@ struct record_opts {
 	const char *context;	/* --context: "tid" or "none", NULL if not given */
 	bool kernel;		/* --kernel */
 	bool kernel_all;	/* --kernel-all: not only CMD's process tree */
+	const char *kernel_trigger;	/* --trigger on a kernel event */
+	const char *trigger_holdoff;	/* --trigger-holdoff SEC */
 	char *kernel_list;	/* its LIST, NULL for the default set */
 	char **cmd;		/* CMD and its arguments, NULL-terminated */
 };
@@ -569,8 +571,12 @@ static int record_session(const struct record_opts *o)
 		ret = UST_EXIT_FAILURE;
 		goto remove_sumdir;
 	}
-	if (o->kernel)
-		kernel = cli_kernel_start(outdir, o->kernel_list, !o->kernel_all, &k);
+	if (o->kernel) {
+		struct cli_kernel_opts ko = { o->kernel_list, !o->kernel_all, o->flight,
+					      o->kernel_trigger, o->trigger_holdoff };
+
+		kernel = cli_kernel_start(outdir, &ko, &k);
+	}
 	if (kernel == UST_KERNEL_BAD_LIST) {
 		ret = UST_EXIT_USAGE;
 		goto remove_sumdir;

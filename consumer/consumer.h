@@ -127,4 +127,15 @@ uint64_t cd_streams_lost(const struct consumer *c);
 void cd_flight_poll(struct consumer *c);
 void cd_flight_final(struct consumer *c);
 
+/* kernel-snapshot.c: a snapshot's kernel part, by the kernel bridge */
+struct cd_kernel_request {
+	int fd;			/* -1: none asked for */
+	char dir[UST_FLIGHT_PATH_MAX + 16];
+};
+/* Ask for the kernel events up to `cut` next to `snapshot` (if a bridge). */
+void cd_kernel_snapshot_send(struct cd_kernel_request *r, const char *snapshot,
+			     uint64_t cut);
+/* Its answer: 0 when r->dir was written, else -errno (said). */
+int cd_kernel_snapshot_wait(struct cd_kernel_request *r);
+
 #endif /* UST_CONSUMER_H */

@@ -117,6 +117,11 @@ struct kstream {
 	uint64_t total_events;
 	bool write_failed;
 	bool seq_force;		/* write the next packet even when empty */
+	const uint8_t *uuid;	/* in its packets; NULL: the trace's */
+	/* --flight (flight.c): sub-buffers read past a snapshot's cut */
+	void **carry;
+	size_t nr_carry, cap_carry;
+	uint64_t written_upto;	/* events up to it are in a snapshot */
 };
 
 struct kerneld_opts {
@@ -126,6 +131,7 @@ struct kerneld_opts {
 	uint64_t period_us;	/* read timer */
 	int control_fd;		/* abi/kerneld.h's messages with ust record */
 	int32_t root;		/* --recorder PID: PID's new process tree only */
+	bool flight;		/* --flight: rings written only in snapshots */
 };
 
 struct kerneld {
@@ -152,6 +158,7 @@ struct kerneld {
 	int32_t *muted;		/* processes whose events are not written */
 	unsigned int nr_muted;
 	struct kd_paths *paths;	/* open()'s file names (paths.c), or NULL */
+	int listen_fd;		/* --flight: the snapshot socket, or -1 */
 };
 
 /* tracefs.c */
@@ -186,6 +193,19 @@ uint32_t kd_lttng_rwbs(const char *s, size_t len);
 
 /* metadata.c */
 int kd_metadata_write(struct kerneld *kd);
+/* The metadata with trace UUID `uuid` into directory `dir_fd`. */
+int kd_metadata_write_to(struct kerneld *kd, int dir_fd, const uint8_t uuid[16]);
+
+/* main.c */
+int kd_random_uuid(uint8_t uuid[16]);
+
+/* flight.c: the kernel flight recorder */
+int kd_flight_listen(struct kerneld *kd);
+/* Serve one connection of the snapshot socket. */
+void kd_flight_accept(struct kerneld *kd);
+/* A snapshot up to `cut` in `dir` (made); *events written. 0 or -errno. */
+int kd_flight_snapshot(struct kerneld *kd, uint64_t cut, const char *dir, uint64_t *events);
+void kd_flight_release(struct kerneld *kd);
 
 /* tasks.c: which process each thread belongs to */
 int kd_tasks_init(struct kerneld *kd);
@@ -246,6 +266,9 @@ uint8_t *kd_event_begin(struct kerneld *kd, struct kstream *s,
 			const struct kclass *k, uint64_t ts, int32_t tid,
 			int32_t pid, size_t payload_max);
 void kd_event_end(struct kstream *s, uint8_t *end);
+/* One ring record of `size` bytes at `ts` into stream `s`. */
+void kd_convert_record(struct kerneld *kd, struct kstream *s, const uint8_t *data,
+		       unsigned int size, uint64_t ts);
 int kd_drain_cpu(struct kerneld *kd, struct kstream *s);
 int kd_packet_flush(struct kerneld *kd, struct kstream *s);
 /* The last packet of every stream, ending at `ts`. */

@@ -74,6 +74,7 @@ static int check_numbers(const char *buffer, const char *timer,
 static int parse_options(int argc, const char **argv, struct kerneld_opts *o)
 {
 	char *buffer = NULL, *timer = NULL, *recorder = NULL;
+	int flight = 0;
 	struct poptOption opts[] = {
 		{ UST_KERNELD_OPT_OUTPUT, 'o', POPT_ARG_STRING, &o->output, 0,
 		  "the session directory; the trace goes to DIR/kernel", "DIR" },
@@ -86,6 +87,9 @@ static int parse_options(int argc, const char **argv, struct kerneld_opts *o)
 		  "read the rings every USEC microseconds (default 20000)", "USEC" },
 		{ UST_KERNELD_OPT_CONTROL_FD, '\0', POPT_ARG_INT, &o->control_fd, 0,
 		  "the socket of `ust record`'s messages (abi/kerneld.h)", "FD" },
+		{ UST_KERNELD_OPT_FLIGHT, '\0', POPT_ARG_NONE, &flight, 0,
+		  "flight recorder: the rings are written only in snapshots asked "
+		  "for on the socket " UST_KERNELD_SOCKET_FMT, NULL },
 		{ UST_KERNELD_OPT_RECORDER, '\0', POPT_ARG_STRING, &recorder, 0,
 		  "record only the process tree that process PID starts next "
 		  "(its children, with their sched_switch context)", "PID" },
@@ -109,6 +113,7 @@ static int parse_options(int argc, const char **argv, struct kerneld_opts *o)
 		ret = -1;
 	} else {
 		ret = check_numbers(buffer, timer, recorder, o);
+		o->flight = flight;
 	}
 	poptFreeContext(ctx);
 	free(buffer);
@@ -127,7 +132,7 @@ static int session_clock(struct kerneld *kd)
 	return ust__clock_measure(ust__clock_detect_kind(), &kd->clock);
 }
 
-static int random_uuid(uint8_t uuid[16])
+int kd_random_uuid(uint8_t uuid[16])
 {
 	char buf[64];
 	ssize_t n;
@@ -245,7 +250,7 @@ static int start_trace(struct kerneld *kd, char **enabled)
 	if (!ret)
 		ret = kd_tasks_init(kd);
 	if (!ret)
-		ret = random_uuid(kd->uuid);
+		ret = kd_random_uuid(kd->uuid);
 	if (!ret)
 		ret = make_trace_dir(kd);
 	if (!ret)
@@ -256,6 +261,8 @@ static int start_trace(struct kerneld *kd, char **enabled)
 		ret = kd_paths_open(kd);
 	if (!ret)
 		ret = kd_statedump(kd);
+	if (!ret && kd->opts.flight)
+		ret = kd_flight_listen(kd);
 	if (!ret && kd_tracing_on(kd, true))
 		ret = -errno;
 	if (ret)
@@ -308,12 +315,16 @@ static int64_t now_us(void)
 	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
-/* Drain on the timer and serve the control socket until a stop signal. */
+/*
+ * Drain on the timer (in flight mode only the BPF names: the rings wait
+ * for a snapshot) and serve the sockets until a stop signal.
+ */
 static void run(struct kerneld *kd, const sigset_t *stop)
 {
-	struct pollfd p[2] = {
+	struct pollfd p[3] = {
 		{ .fd = signalfd(-1, stop, SFD_CLOEXEC), .events = POLLIN },
 		{ .fd = kd->opts.control_fd, .events = POLLIN },
+		{ .fd = kd->listen_fd, .events = POLLIN },
 	};
 	int64_t next = now_us();
 
@@ -325,16 +336,21 @@ static void run(struct kerneld *kd, const sigset_t *stop)
 		int64_t wait = next - now_us();
 
 		if (wait <= 0) {
-			drain_all(kd);
+			if (kd->opts.flight)
+				kd_paths_drain(kd);
+			else
+				drain_all(kd);
 			next = now_us() + (int64_t)kd->opts.period_us;
 			continue;
 		}
-		if (poll(p, 2, (int)((wait + 999) / 1000)) < 0 && errno != EINTR)
+		if (poll(p, 3, (int)((wait + 999) / 1000)) < 0 && errno != EINTR)
 			break;
 		if (p[0].revents)
 			break;
 		if (p[1].revents && !control_message(kd))
 			p[1].fd = -1;	/* ust record is gone: PDEATHSIG follows */
+		if (p[2].revents)
+			kd_flight_accept(kd);
 	}
 	close(p[0].fd);
 }
@@ -345,7 +361,7 @@ static void finish(struct kerneld *kd)
 	unsigned int i;
 
 	kd_tracing_on(kd, false);
-	while (drain_all(kd))
+	while (!kd->opts.flight && drain_all(kd))
 		;
 	kd_streams_end(kd, ust__clock_read(kd->clock.kind));
 	for (i = 0; i < kd->nr_cpus; i++) {
@@ -358,6 +374,7 @@ static void finish(struct kerneld *kd)
 
 static void release(struct kerneld *kd)
 {
+	kd_flight_release(kd);
 	kd_streams_close(kd);	/* open rings keep the instance busy */
 	kd_paths_close(kd);
 	kd_instance_destroy(kd);
@@ -382,7 +399,8 @@ static void release(struct kerneld *kd)
 
 int main(int argc, const char **argv)
 {
-	struct kerneld kd = { .dir_fd = -1, .self = getpid(), .created = time(NULL) };
+	struct kerneld kd = { .dir_fd = -1, .listen_fd = -1, .self = getpid(),
+			      .created = time(NULL) };
 	sigset_t stop;
 	int ret;
 

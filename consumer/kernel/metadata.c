@@ -169,7 +169,8 @@ static void env_tsdl(FILE *f, const struct kerneld *kd)
 	fputs("};\n\n", f);
 }
 
-static int metadata_text(const struct kerneld *kd, char **text, size_t *len)
+static int metadata_text(const struct kerneld *kd, const uint8_t trace_uuid[16],
+			 char **text, size_t *len)
 {
 	char uuid[37];
 	unsigned int i;
@@ -178,7 +179,7 @@ static int metadata_text(const struct kerneld *kd, char **text, size_t *len)
 	f = open_memstream(text, len);
 	if (!f)
 		return -ENOMEM;
-	ctf_uuid_format(kd->uuid, uuid);
+	ctf_uuid_format(trace_uuid, uuid);
 	ctf_tsdl_prelude(f, uuid);
 	env_tsdl(f, kd);
 	ctf_tsdl_clock(f, &kd->clock);
@@ -189,17 +190,22 @@ static int metadata_text(const struct kerneld *kd, char **text, size_t *len)
 	return fclose(f) ? -ENOMEM : 0;
 }
 
-/* Write DIR/kernel/metadata whole: a hidden temporary, then renamed. */
 int kd_metadata_write(struct kerneld *kd)
+{
+	return kd_metadata_write_to(kd, kd->dir_fd, kd->uuid);
+}
+
+/* Write `dir_fd`/metadata whole: a hidden temporary, then renamed. */
+int kd_metadata_write_to(struct kerneld *kd, int dir_fd, const uint8_t uuid[16])
 {
 	size_t len, done = 0;
 	char *text;
 	int fd, ret;
 
-	ret = metadata_text(kd, &text, &len);
+	ret = metadata_text(kd, uuid, &text, &len);
 	if (ret)
 		return ret;
-	fd = openat(kd->dir_fd, ".metadata", O_WRONLY | O_CREAT | O_EXCL |
+	fd = openat(dir_fd, ".metadata", O_WRONLY | O_CREAT | O_EXCL |
 		    O_NOFOLLOW | O_CLOEXEC, 0600);
 	if (fd < 0) {
 		ret = -errno;
@@ -217,10 +223,10 @@ int kd_metadata_write(struct kerneld *kd)
 	}
 	if (close(fd) && !ret)
 		ret = -errno;
-	if (!ret && renameat(kd->dir_fd, ".metadata", kd->dir_fd, "metadata"))
+	if (!ret && renameat(dir_fd, ".metadata", dir_fd, "metadata"))
 		ret = -errno;
 	if (ret)
-		unlinkat(kd->dir_fd, ".metadata", 0);
+		unlinkat(dir_fd, ".metadata", 0);
 	free(text);
 	return ret;
 }

@@ -426,6 +426,8 @@ void kd_paths_drain(struct kerneld *kd)
 	if (!p)
 		return;
 	p->pass++;
-	forget_old(p);
+	/* In flight mode the ftrace events wait for a snapshot: keep all. */
+	if (!kd->opts.flight)
+		forget_old(p);
 	read_ring(p);
 }

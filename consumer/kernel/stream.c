@@ -104,7 +104,7 @@ int kd_packet_flush(struct kerneld *kd, struct kstream *s)
 	}
 	memset(&h, 0, sizeof(h));
 	h.magic = UST_CTF_MAGIC;
-	memcpy(h.uuid, kd->uuid, sizeof(h.uuid));
+	memcpy(h.uuid, s->uuid ? s->uuid : kd->uuid, sizeof(h.uuid));
 	h.stream_id = 0;
 	h.stream_instance_id = s->cpu;
 	h.timestamp_begin = s->begin_ts;
@@ -308,8 +308,8 @@ static bool record_fits(const struct kclass *k, unsigned int size)
 }
 
 /* One ring record into the stream; records of unknown types are skipped. */
-static void convert_record(struct kerneld *kd, struct kstream *s, const uint8_t *data,
-			   unsigned int size, uint64_t ts)
+void kd_convert_record(struct kerneld *kd, struct kstream *s, const uint8_t *data,
+		       unsigned int size, uint64_t ts)
 {
 	struct tep_record rec = { .data = (void *)data, .size = (int)size };
 	const struct kclass *k;
@@ -355,7 +355,7 @@ static void convert_subbuffer(struct kerneld *kd, struct kstream *s)
 		s->discarded += missed > 0 ? (uint64_t)missed : 1;
 	for (data = kbuffer_read_event(kd->kbuf, &ts); data;
 	     data = kbuffer_next_event(kd->kbuf, &ts))
-		convert_record(kd, s, data, kbuffer_event_size(kd->kbuf), ts);
+		kd_convert_record(kd, s, data, kbuffer_event_size(kd->kbuf), ts);
 }
 
 /*

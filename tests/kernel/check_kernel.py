@@ -227,6 +227,37 @@ def check_layout(root):
     print("layout: %s" % sorted(seen))
 
 
+def check_flight_kernel(snap, kernel, tid, reason):
+    """
+    The kernel part of a flight snapshot ends where the user part does:
+    no event after the trigger, every stream's last packet ending at it;
+    it has system calls of the traced thread.
+    """
+    cut = None
+    for name, ev, ns in events(snap):
+        if name == "ust:trigger" and str(ev.payload_field["reason"]) == reason:
+            cut = ns
+    if cut is None:
+        fail("no ust:trigger %s in %s" % (reason, snap))
+    calls = 0
+    ends = []
+    for m in bt2.TraceCollectionMessageIterator(kernel):
+        if type(m) is bt2._EventMessageConst:
+            ns = m.default_clock_snapshot.ns_from_origin
+            if ns > cut:
+                fail("kernel event %s at %d, after the cut %d" % (m.event.name, ns, cut))
+            if m.event.name.startswith("syscall_entry_") and \
+                    int(m.event.common_context_field["tid"]) == tid:
+                calls += 1
+        elif type(m) is bt2._PacketEndMessageConst:
+            ends.append(m.default_clock_snapshot.ns_from_origin)
+    if not calls:
+        fail("no system call of thread %d in %s" % (tid, kernel))
+    if max(ends) != cut:
+        fail("the kernel part ends at %d, the user part at %d" % (max(ends), cut))
+    print("kernel part: %d system calls of %d, ends at the trigger" % (calls, tid))
+
+
 def check_classes(root, names):
     """Exactly these classes besides the statedump's."""
     meta = open(os.path.join(root, "kernel", "metadata")).read()
@@ -246,7 +277,11 @@ def main():
     ap.add_argument("--sched", type=int)
     ap.add_argument("--layout", action="store_true")
     ap.add_argument("--classes")
+    ap.add_argument("--flight-kernel", nargs=3)
     a = ap.parse_args()
+    if a.flight_kernel:
+        check_flight_kernel(a.dir, a.flight_kernel[0], int(a.flight_kernel[1]),
+                            a.flight_kernel[2])
     if a.between:
         check_between(a.dir, *a.between)
     if a.sched is not None:

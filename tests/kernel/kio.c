@@ -5,13 +5,15 @@
  *
  * SPDX-License-Identifier: GPL-2.0-only
  *
- *   kio FILE N M K
+ *   kio FILE N M K [trigger|segv]
  *	write: N bytes to FILE (created), in write()s of at most 4096
  *	       bytes, then close it;
  *	send:  M bytes over a TCP connection on 127.0.0.1, in send()s of
  *	       at most 8192 bytes, which a second thread recv()s until the
  *	       end;
- *	sleep: one nanosleep() of K ms.
+ *	sleep: one nanosleep() of K ms;
+ *	then, with "trigger", ust_trigger("kio-done") (a flight-recorder
+ *	snapshot), or with "segv", death by SIGSEGV.
  *   It prints "tid=T", "receiver=R", "writes=W", "sends=S", "recvs=V".
  */
 #include <arpa/inet.h>
@@ -19,6 +21,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +29,8 @@
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
+
+#include <ust/ust.h>
 
 #include "kio_tp.h"
 
@@ -135,8 +140,8 @@ int main(int argc, char **argv)
 	unsigned long writes, sends, k;
 	struct timespec nap;
 
-	if (argc != 5) {
-		fprintf(stderr, "usage: kio FILE N M K\n");
+	if (argc != 5 && argc != 6) {
+		fprintf(stderr, "usage: kio FILE N M K [trigger|segv]\n");
 		return 2;
 	}
 	memset(buf, 'k', sizeof(buf));
@@ -154,5 +159,10 @@ int main(int argc, char **argv)
 	trace_kio_phase_end("sleep");
 	printf("tid=%ld\nreceiver=%ld\nwrites=%lu\nsends=%lu\nrecvs=%lu\nreceived=%lu\n",
 	       (long)syscall(SYS_gettid), r.tid, writes, sends, r.recvs, r.bytes);
+	fflush(stdout);
+	if (argc == 6 && !strcmp(argv[5], "trigger"))
+		printf("trigger=%d\n", ust_trigger("kio-done"));
+	if (argc == 6 && !strcmp(argv[5], "segv"))
+		raise(SIGSEGV);
 	return 0;
 }
