@@ -24,6 +24,9 @@
 
 /* What ust-consumerd reads: the kernel flight recorder (abi/kerneld.h). */
 #define UST_ENV_KERNELD_SOCKET	"UST_KERNELD_SOCKET"
+/* ... and `ust record --trigger` on a user event (trigger/trigger.h). */
+#define UST_ENV_TRIGGER		"UST_TRIGGER"		/* EVENT[ if FILTER] */
+#define UST_ENV_TRIGGER_HOLDOFF	"UST_TRIGGER_HOLDOFF"	/* seconds, default 1 */
 
 /* What the `ust` command reads (tests and uninstalled builds). */
 #define UST_ENV_KERNELD		"UST_KERNELD"	/* another ust-kerneld */

@@ -27,6 +27,7 @@
 #include "cli.h"
 #include "kernel.h"
 #include "outdir.h"
+#include "record-trigger.h"
 #include "summary.h"
 #include "supervise.h"
 
@@ -51,6 +52,8 @@ enum record_opt {
 	OPT_KERNEL,
 	OPT_KERNEL_PID,
 	OPT_KERNEL_ALL,
+	OPT_TRIGGER,
+	OPT_TRIGGER_HOLDOFF,
 	OPT_HELP,
 };
 
@@ -97,6 +100,13 @@ static const struct poptOption record_options[] = {
 	  "context (the default); implies --kernel", NULL },
 	{ "kernel-all", '\0', POPT_ARG_NONE, NULL, OPT_KERNEL_ALL,
 	  "kernel events of the whole system; implies --kernel", NULL },
+	{ "trigger", '\0', POPT_ARG_STRING, NULL, OPT_TRIGGER,
+	  "with --flight-recorder: a snapshot when an event matching "
+	  "'EVENT[ if FILTER]' is recorded: a user event (app:error) or a "
+	  "kernel one (\"syscall_exit_* if ret < 0\"), LTTng's filter "
+	  "syntax (doc/kernel-analyses.md)", "SPEC" },
+	{ "trigger-holdoff", '\0', POPT_ARG_STRING, NULL, OPT_TRIGGER_HOLDOFF,
+	  "at most one trigger snapshot per SEC seconds (default 1)", "SEC" },
 	{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP,
 	  "show this help", NULL },
 	POPT_TABLEEND
@@ -117,8 +127,10 @@ struct record_opts {
 	const char *context;	/* --context: "tid" or "none", NULL if not given */
 	bool kernel;		/* --kernel */
 	bool kernel_all;	/* --kernel-all: not only CMD's process tree */
-	const char *kernel_trigger;	/* --trigger on a kernel event */
-	const char *trigger_holdoff;	/* --trigger-holdoff SEC */
+	char *trigger;		/* --trigger SPEC */
+	bool trigger_user;	/* on a user event (consumers), else kernel */
+	const char *kernel_trigger;	/* trigger when a kernel one */
+	char *trigger_holdoff;	/* --trigger-holdoff SEC */
 	char *kernel_list;	/* its LIST, NULL for the default set */
 	char **cmd;		/* CMD and its arguments, NULL-terminated */
 };
@@ -315,6 +327,10 @@ static int apply_option(struct record_opts *o, int opt, const char *arg)
 		return check_context(o, arg);
 	case OPT_KERNEL:
 		return check_kernel(o, arg);
+	case OPT_TRIGGER:
+		return cli_record_trigger(arg, &o->trigger, &o->trigger_user);
+	case OPT_TRIGGER_HOLDOFF:
+		return cli_record_holdoff(arg, &o->trigger_holdoff);
 	case OPT_KERNEL_PID:
 	case OPT_KERNEL_ALL:
 		o->kernel = true;
@@ -390,6 +406,11 @@ static enum parse_result record_parse(int argc, const char **argv,
 			  o->flight ? "--flight-recorder" : "--overwrite");
 		res = PARSE_ERROR;
 	}
+	if (res == PARSE_OK && cli_record_trigger_check(o->trigger, o->trigger_user, o->flight,
+							 o->kernel))
+		res = PARSE_ERROR;
+	if (res == PARSE_OK && o->trigger && !o->trigger_user)
+		o->kernel_trigger = o->trigger;
 	/* -e narrowed the events: --functions still needs its own. */
 	for (i = 0; res == PARSE_OK && o->functions && o->trace &&
 		    cli_functions_patterns[i]; i++) {
@@ -410,6 +431,8 @@ static void record_opts_release(struct record_opts *o)
 	free(o->trace);
 	free(o->output);
 	free(o->kernel_list);
+	free(o->trigger);
+	free(o->trigger_holdoff);
 }
 
 /* -o, else $UST_OUTPUT when set and not empty, else the default. */
@@ -505,7 +528,10 @@ static int set_environment(const struct record_opts *o, const char *outdir,
 	     setenv_u64(UST_ENV_SUBBUF_COUNT, o->subbuf_count)) ||
 	    (o->read_timer_us &&
 	     setenv_u64(UST_ENV_READ_TIMER, o->read_timer_us)) ||
-	    (o->context && setenv(UST_ENV_CONTEXT, o->context, 1))) {
+	    (o->context && setenv(UST_ENV_CONTEXT, o->context, 1)) ||
+	    (o->trigger_user && setenv(UST_ENV_TRIGGER, o->trigger, 1)) ||
+	    (o->trigger_user && o->trigger_holdoff &&
+	     setenv(UST_ENV_TRIGGER_HOLDOFF, o->trigger_holdoff, 1))) {
 		cli_error("cannot set the environment: %s", strerror(errno));
 		return -1;
 	}

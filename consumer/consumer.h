@@ -68,6 +68,8 @@ struct consumer_stats {
 	uint64_t bytes;			/* written, metadata included */
 };
 
+struct cd_trigger;
+
 struct consumer {
 	struct shm_map shm;
 	struct ust_clock clock;
@@ -87,6 +89,7 @@ struct consumer {
 	unsigned int nr_snapshots;	/* flight recorder: written so far */
 	char *snapshot_lines;		/* "snapshot=PATH\n" each, for the summary */
 	struct consumer_stats stats;
+	struct cd_trigger *trigger;	/* UST_TRIGGER on a user event, or NULL */
 };
 
 /* output.c */
@@ -126,6 +129,15 @@ uint64_t cd_streams_lost(const struct consumer *c);
 /* snapshot.c */
 void cd_flight_poll(struct consumer *c);
 void cd_flight_final(struct consumer *c);
+
+/* trigger.c: --trigger on a user event (UST_TRIGGER) */
+int cd_trigger_init(struct consumer *c);
+/* Event class `id` of channel `chan` was logged (metadata.c). */
+void cd_trigger_class(struct consumer *c, unsigned int chan, uint32_t id, const char *name,
+		      const char *tsdl);
+/* Look for a match since the last tick; a match asks for a snapshot. */
+void cd_trigger_scan(struct consumer *c);
+void cd_trigger_release(struct consumer *c);
 
 /* kernel-snapshot.c: a snapshot's kernel part, by the kernel bridge */
 struct cd_kernel_request {

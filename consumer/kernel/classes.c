@@ -88,7 +88,7 @@ static bool is_char_type(const struct tep_format_field *f)
  * How to carry ftrace field `f` into CTF; false when we cannot (a
  * dynamic array of numbers, an odd size): the field is left out.
  */
-static bool field_kind(const struct tep_format_field *f, struct kfield *k)
+bool kd_field_kind(const struct tep_format_field *f, struct kfield *k)
 {
 	k->is_signed = f->flags & TEP_FIELD_IS_SIGNED;
 	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
@@ -169,7 +169,7 @@ static int class_fields(struct kclass *c, struct tep_event *ev)
 	for (f = ev->format.fields; f; f = f->next) {
 		struct kfield k = { .src = f, .base = 10 };
 
-		if (!field_kind(f, &k) || kd_lttng_field(ev->system, ev->name, f, &k))
+		if (!kd_field_kind(f, &k) || kd_lttng_field(ev->system, ev->name, f, &k))
 			continue;
 		if (kd_paths_field(ev->system, ev->name, f->name) && k.size == 8) {
 			k.kind = KF_USER_PATH;

@@ -31,6 +31,7 @@ struct tracefs_instance;
 struct tracefs_cpu;
 struct kbuffer;
 struct kd_paths;
+struct kd_trigger;
 
 /* How one CTF field is made from the ftrace record. */
 enum kfield_kind {
@@ -132,6 +133,8 @@ struct kerneld_opts {
 	int control_fd;		/* abi/kerneld.h's messages with ust record */
 	int32_t root;		/* --recorder PID: PID's new process tree only */
 	bool flight;		/* --flight: rings written only in snapshots */
+	char *trigger;		/* --trigger EVENT[ if FILTER], a kernel event */
+	char *holdoff;		/* --trigger-holdoff SEC */
 };
 
 struct kerneld {
@@ -159,6 +162,7 @@ struct kerneld {
 	unsigned int nr_muted;
 	struct kd_paths *paths;	/* open()'s file names (paths.c), or NULL */
 	int listen_fd;		/* --flight: the snapshot socket, or -1 */
+	struct kd_trigger *trigger;	/* --trigger (ktrigger.c), or NULL */
 };
 
 /* tracefs.c */
@@ -176,6 +180,13 @@ int kd_classes_build(struct kerneld *kd, char **enabled);
 void kd_classes_release(struct kclasses *c);
 /* `name`, with a leading '_' when it is a TSDL keyword. */
 void kd_field_name(struct kfield *k, const char *name);
+/*
+ * How to carry ftrace field `f` into CTF (k->kind, size, count, sign);
+ * false when we cannot (a dynamic array of numbers, an odd size).
+ */
+bool kd_field_kind(const struct tep_format_field *f, struct kfield *k);
+
+#define KD_MAX_RT_PRIO	100	/* LTTng's prio is the kernel's less it */
 
 /* lttng-names.c: lttng-modules' names and encodings */
 /* The CTF name of ftrace event sys:name, malloc'ed. */
@@ -206,6 +217,15 @@ void kd_flight_accept(struct kerneld *kd);
 /* A snapshot up to `cut` in `dir` (made); *events written. 0 or -errno. */
 int kd_flight_snapshot(struct kerneld *kd, uint64_t cut, const char *dir, uint64_t *events);
 void kd_flight_release(struct kerneld *kd);
+
+/* ktrigger.c: --trigger on a kernel event */
+/* Its own instance, armed; 0, -KERNELD_EXIT_USAGE (said) or -1. */
+int kd_trigger_open(struct kerneld *kd);
+/* Look for matches (on the timer); a match asks for snapshots. */
+void kd_trigger_poll(struct kerneld *kd);
+/* Process `pid` (text) is not traced: set_event_notrace_pid of ours too. */
+void kd_trigger_notrace(struct kerneld *kd, const char *pid);
+void kd_trigger_close(struct kerneld *kd);
 
 /* tasks.c: which process each thread belongs to */
 int kd_tasks_init(struct kerneld *kd);

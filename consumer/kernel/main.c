@@ -90,6 +90,11 @@ static int parse_options(int argc, const char **argv, struct kerneld_opts *o)
 		{ UST_KERNELD_OPT_FLIGHT, '\0', POPT_ARG_NONE, &flight, 0,
 		  "flight recorder: the rings are written only in snapshots asked "
 		  "for on the socket " UST_KERNELD_SOCKET_FMT, NULL },
+		{ UST_KERNELD_OPT_TRIGGER, '\0', POPT_ARG_STRING, &o->trigger, 0,
+		  "with --flight: snapshots when a kernel event matches "
+		  "(EVENT[ if FILTER], LTTng's names and filter syntax)", "SPEC" },
+		{ UST_KERNELD_OPT_HOLDOFF, '\0', POPT_ARG_STRING, &o->holdoff, 0,
+		  "at most one trigger snapshot per SEC seconds (default 1)", "SEC" },
 		{ UST_KERNELD_OPT_RECORDER, '\0', POPT_ARG_STRING, &recorder, 0,
 		  "record only the process tree that process PID starts next "
 		  "(its children, with their sched_switch context)", "PID" },
@@ -114,6 +119,10 @@ static int parse_options(int argc, const char **argv, struct kerneld_opts *o)
 	} else {
 		ret = check_numbers(buffer, timer, recorder, o);
 		o->flight = flight;
+		if (!ret && o->trigger && !flight) {
+			fprintf(stderr, KERNELD_NAME ": --trigger needs --flight\n");
+			ret = -1;
+		}
 	}
 	poptFreeContext(ctx);
 	free(buffer);
@@ -177,9 +186,6 @@ static int make_trace_dir(struct kerneld *kd)
 
 static int setup_reader(struct kerneld *kd)
 {
-	long n = sysconf(_SC_NPROCESSORS_CONF);
-
-	kd->nr_cpus = n > 0 ? (unsigned int)n : 1;
 	kd->kbuf = tep_kbuffer(kd->tep);
 	if (!kd->kbuf)
 		return -ENOMEM;
@@ -219,6 +225,7 @@ static void set_root(struct kerneld *kd, const char *arg)
 	kd->root_pid = (int32_t)v;
 	snprintf(pid, sizeof(pid), "%d", (int)kd->opts.root);
 	tracefs_instance_file_append(kd->inst, "set_event_notrace_pid", pid);
+	kd_trigger_notrace(kd, pid);
 	if (kd_metadata_write(kd))
 		fprintf(stderr, KERNELD_NAME ": cannot rewrite %s/metadata\n", kd->dir_path);
 }
@@ -248,6 +255,8 @@ static int start_trace(struct kerneld *kd, char **enabled)
 
 	ret = kd_classes_build(kd, enabled);
 	if (!ret)
+		ret = kd_trigger_open(kd);	/* a bad spec stops us before any file */
+	if (!ret)
 		ret = kd_tasks_init(kd);
 	if (!ret)
 		ret = kd_random_uuid(kd->uuid);
@@ -265,7 +274,7 @@ static int start_trace(struct kerneld *kd, char **enabled)
 		ret = kd_flight_listen(kd);
 	if (!ret && kd_tracing_on(kd, true))
 		ret = -errno;
-	if (ret)
+	if (ret && ret != -KERNELD_EXIT_USAGE)
 		fprintf(stderr, "ust record: kernel events: cannot start in %s: %s\n",
 			kd->dir_path ? kd->dir_path : kd->opts.output, strerror(-ret));
 	return ret;
@@ -275,8 +284,11 @@ static int start_trace(struct kerneld *kd, char **enabled)
 static int start(struct kerneld *kd)
 {
 	char **enabled = NULL;
+	long n;
 	int ret;
 
+	n = sysconf(_SC_NPROCESSORS_CONF);
+	kd->nr_cpus = n > 0 ? (unsigned int)n : 1;
 	ret = session_clock(kd);
 	if (ret) {
 		fprintf(stderr, "ust record: kernel events: cannot measure the clock: %s\n",
@@ -340,6 +352,7 @@ static void run(struct kerneld *kd, const sigset_t *stop)
 				kd_paths_drain(kd);
 			else
 				drain_all(kd);
+			kd_trigger_poll(kd);
 			next = now_us() + (int64_t)kd->opts.period_us;
 			continue;
 		}
@@ -374,6 +387,7 @@ static void finish(struct kerneld *kd)
 
 static void release(struct kerneld *kd)
 {
+	kd_trigger_close(kd);
 	kd_flight_release(kd);
 	kd_streams_close(kd);	/* open rings keep the instance busy */
 	kd_paths_close(kd);
@@ -394,6 +408,8 @@ static void release(struct kerneld *kd)
 	free(kd->dir_path);
 	free(kd->tracing_dir);
 	free(kd->opts.events);
+	free(kd->opts.trigger);
+	free(kd->opts.holdoff);
 	free((char *)kd->opts.output);
 }
 

@@ -36,7 +36,6 @@
 #define PKT_CAP		(1u << 20)	/* flushed before it would overflow */
 #define EV_ID_EXTENDED	65535u
 #define EV_HDR_MAX	(2 + 4 + 8 + 8)	/* extended header + tid, pid */
-#define MAX_RT_PRIO	100		/* LTTng's prio is the kernel's less it */
 
 int kd_streams_open(struct kerneld *kd)
 {
@@ -260,7 +259,7 @@ static uint8_t *put_field(struct kerneld *kd, uint8_t *out, const struct kfield 
 	switch (k->kind) {
 	case KF_PRIO:
 		memcpy(&tid, data + f->offset, 4);
-		tid -= MAX_RT_PRIO;
+		tid -= KD_MAX_RT_PRIO;
 		memcpy(out, &tid, 4);
 		return out + 4;
 	case KF_RWBS:

@@ -157,6 +157,7 @@ static void mute_consumer(struct kerneld *kd, const struct kclass *k,
 	kd_mute(kd, tid);
 	snprintf(pid, sizeof(pid), "%d", (int)tid);
 	tracefs_instance_file_append(kd->inst, "set_event_notrace_pid", pid);
+	kd_trigger_notrace(kd, pid);
 }
 
 void kd_tasks_follow(struct kerneld *kd, const struct kclass *k,
