@@ -27,6 +27,8 @@
 /* ... and `ust record --trigger` on a user event (trigger/trigger.h). */
 #define UST_ENV_TRIGGER		"UST_TRIGGER"		/* EVENT[ if FILTER] */
 #define UST_ENV_TRIGGER_HOLDOFF	"UST_TRIGGER_HOLDOFF"	/* seconds, default 1 */
+/* What ust-kerneld reads: its nice value (default -10, consumer/kernel/main.c). */
+#define UST_ENV_KERNELD_NICE	"UST_KERNELD_NICE"
 
 /* What the `ust` command reads (tests and uninstalled builds). */
 #define UST_ENV_KERNELD		"UST_KERNELD"	/* another ust-kerneld */

@@ -94,7 +94,12 @@ static void block_print(void *a, struct report_ctx *c, FILE *out)
 		n++;
 	}
 	if (!n && !c->csv)
-		fputs("(no completed requests: record with --kernel=default,block:*)\n", out);
+		fputs(m->pid_scope ?
+		      "(no completed requests: completions come in interrupts, which the "
+		      "kernel trace of a process tree holds only when one of its threads "
+		      "was running; record with --kernel-all)\n" :
+		      "(no completed requests: record block:block_rq_issue and "
+		      "block:block_rq_complete, in the default set)\n", out);
 	if (c->csv)
 		fputs("\ntable,pid,command,requests,read_bytes,written_bytes,"
 		      "p50_ns,p90_ns,p99_ns,max_ns\n", out);

@@ -213,8 +213,8 @@ static void net_text(struct kmodel *m, struct report_ctx *c, struct km_iface **i
 		"%-16s %14s %10s %14s %10s\n", "interface", "sent (B)", "packets",
 		"received (B)", "packets");
 	if (!m->ifaces.nr)
-		fputs("(no net_dev_xmit or net_if_receive_skb events: record with "
-		      "--kernel=default,net:*)\n", out);
+		fputs("(no net_dev_xmit or net_if_receive_skb events: record "
+		      "net:net_dev_xmit and net:netif_receive_skb, in the default set)\n", out);
 	for (i = 0; i < m->ifaces.nr; i++)
 		fprintf(out, "%-16s %14" PRIu64 " %10" PRIu64 " %14" PRIu64 " %10" PRIu64 "\n",
 			iv[i]->name, iv[i]->tx_bytes, iv[i]->tx_packets, iv[i]->rx_bytes,

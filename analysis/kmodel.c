@@ -118,12 +118,12 @@ struct event_rule {
 
 static const struct event_rule event_rules[] = {
 	{ "sched_switch", R_SWITCH, { "prev_tid", "prev_state", "next_tid" } },
-	{ "sched_wakeup", R_WAKEUP, { "tid" } },
-	{ "sched_wakeup_new", R_WAKEUP, { "tid" } },
-	{ "sched_waking", R_WAKEUP, { "tid" } },
-	{ "sched_process_fork", R_FORK, { "parent_pid", "child_pid", "child_tid" } },
+	{ "sched_wakeup", R_WAKEUP, { "tid", "ust_in_interrupt" } },
+	{ "sched_wakeup_new", R_WAKEUP, { "tid", "ust_in_interrupt" } },
+	{ "sched_waking", R_WAKEUP, { "tid", "ust_in_interrupt" } },
+	{ "sched_process_fork", R_FORK, { "parent_pid", "child_pid", "child_tid", "parent_tid" } },
 	{ "sched_process_exec", R_EXEC, { "tid" } },
-	{ "lttng_statedump_process_state", R_SD_PROCESS, { "tid", "status" } },
+	{ "lttng_statedump_process_state", R_SD_PROCESS, { "tid", "status", "type" } },
 	{ "lttng_statedump_file_descriptor", R_SD_FD, { "pid", "fd", "filename", "flags" } },
 	{ "lttng_statedump_block_device", R_SD_BLOCK, { "dev", "diskname" } },
 	{ "lttng_statedump_interrupt", R_SD_IRQ, { "irq", "action" } },
@@ -226,6 +226,12 @@ static int call_index(struct kmodel *m, const char *name)
 
 const char *kmodel_call_name(const struct kmodel *m, int call)
 {
+	if (call == KM_IN_IRQ)
+		return "hard irq";
+	if (call == KM_IN_SOFTIRQ)
+		return "softirq";
+	if (call == KM_IN_INTERRUPT)
+		return "interrupt";
 	return call >= 0 && (size_t)call < m->nr_calls ? m->calls[call].name : "-";
 }
 
@@ -442,6 +448,7 @@ static struct km_thread *thread_of(struct kmodel *m, int64_t tid)
 		t->call = -1;
 		t->woken_at = -1;
 		t->waker_call = -1;
+		t->user = -1;
 	}
 	return t;
 }
@@ -694,10 +701,24 @@ static void check_context(struct kmodel *m, struct report_ctx *c, const struct r
 	cpu->cur = msg->vtid;
 }
 
+/* KM_IN_IRQ or KM_IN_SOFTIRQ when CPU `k` is in a handler, else 0. */
+static int in_interrupt(const struct km_cpu *k)
+{
+	size_t i;
+
+	if (k->irq >= 0)
+		return KM_IN_IRQ;
+	for (i = 0; i < NR_SOFTIRQS; i++) {
+		if (k->softirq_begin[i] >= 0)
+			return KM_IN_SOFTIRQ;
+	}
+	return 0;
+}
+
 static void on_wakeup(struct kmodel *m, struct report_ctx *c, const struct rd_msg *msg,
 		      const struct km_class *k, const struct rd_value *v)
 {
-	int64_t tid = report_int(v, k->f[0], -1);
+	int64_t tid = report_int(v, k->f[0], -1), irq = report_int(v, k->f[1], -1);
 	struct km_thread *t, *w;
 
 	if (tid <= 0)
@@ -709,6 +730,25 @@ static void on_wakeup(struct kmodel *m, struct report_ctx *c, const struct rd_ms
 	t->woken_at = msg->ns;
 	t->waker = msg->vtid;
 	t->waker_call = w ? w->call : -1;
+	if (irq > 0) {
+		/* ust's ust_in_interrupt: 1 softirq, 2 hard irq, 3 NMI */
+		t->waker = 0;
+		t->waker_call = irq == 1 ? KM_IN_SOFTIRQ : KM_IN_IRQ;
+	} else if (irq < 0 && msg->cpu >= 0) {
+		/*
+		 * Without it (LTTng's traces): in a handler the trace shows,
+		 * or a user thread outside any system call, which cannot wake
+		 * anyone itself: an interrupt did, not the thread it interrupted.
+		 */
+		int in = in_interrupt(cpu_of(m, msg->cpu));
+
+		if (!in && w && w->user == 1 && w->call < 0)
+			in = KM_IN_INTERRUPT;
+		if (in) {
+			t->waker = 0;
+			t->waker_call = in;
+		}
+	}
 	if (t->state == KS_BLOCKED && watched(m, t))
 		note_unblocked(m, c, t, msg->ns, t->waker, t->waker_call);
 	set_state(m, c, t, KS_RUNNABLE, msg->ns);
@@ -749,6 +789,8 @@ static void on_entry(struct kmodel *m, struct report_ctx *c, const struct rd_msg
 
 	t->call = k->call;
 	t->call_begin = msg->ns;
+	t->call_cpu = msg->cpu;
+	t->user = 1;
 	t->call_blocked = 0;
 	for (i = 0; i < 3; i++)
 		t->arg[i] = report_int(v, k->f[i], -1);
@@ -1069,6 +1111,8 @@ static void on_statedump(struct kmodel *m, const struct km_class *k, const struc
 
 /* ---- --between ---- */
 
+static void free_profile(struct km_profile *p);
+
 static void on_user(struct kmodel *m, struct report_ctx *c, const struct rd_msg *msg,
 		    const struct km_class *k)
 {
@@ -1079,7 +1123,10 @@ static void on_user(struct kmodel *m, struct report_ctx *c, const struct rd_msg 
 		return;
 	set_state(m, c, t, t->state, msg->ns);	/* the time so far goes elsewhere */
 	if (k->role == R_USER_BEGIN) {
-		if (!t->interval)
+		/* A beginning while an interval is open restarts it. */
+		if (t->interval)
+			free_profile(t->interval);
+		else
 			t->interval = report_zalloc(sizeof(*t->interval));
 		memset(t->interval, 0, sizeof(*t->interval));
 		t->interval_begin = msg->ns;
@@ -1097,6 +1144,19 @@ static void on_user(struct kmodel *m, struct report_ctx *c, const struct rd_msg 
 	*iv = (struct km_interval){ t->tid, t->interval_begin, msg->ns, *t->interval };
 	free(t->interval);
 	t->interval = NULL;
+}
+
+/*
+ * A new thread is a kernel thread when kthreadd (tid 2) made it, else
+ * of its parent's kind.
+ */
+static void on_fork(struct kmodel *m, const struct rd_value *v, const struct km_class *k)
+{
+	int64_t child = report_int(v, k->f[2], -1), parent = report_int(v, k->f[3], -1);
+
+	if (child <= 0 || parent < 0)
+		return;
+	thread_of(m, child)->user = parent == 2 ? 0 : thread_of(m, parent)->user;
 }
 
 /* ---- the event ---- */
@@ -1131,6 +1191,12 @@ static void kmodel_event(void *a, struct report_ctx *c, const struct rd_msg *msg
 	case R_FORK:
 		if (report_int(v, k->f[1], -1) != report_int(v, k->f[0], -1))
 			fdtable_copy(m, report_int(v, k->f[0], -1), report_int(v, k->f[1], -1));
+		on_fork(m, v, k);
+		break;
+	case R_SD_PROCESS:
+		if (report_int(v, k->f[0], -1) > 0 && report_int(v, k->f[2], -1) >= 0)
+			thread_of(m, report_int(v, k->f[0], -1))->user =
+				report_int(v, k->f[2], -1) == 0;	/* LTTNG_USER_THREAD */
 		break;
 	case R_EXEC:
 		fdtable_exec(m, pid_of(c, report_int(v, k->f[0], msg->vtid)));
@@ -1152,14 +1218,12 @@ static void kmodel_event(void *a, struct report_ctx *c, const struct rd_msg *msg
 		break;
 	case R_IRQ_ENTRY:
 	case R_IRQ_EXIT:
-		if (m->want & KM_IRQ)
-			on_irq(m, c, msg, k, v);
+		on_irq(m, c, msg, k, v);	/* in_interrupt() needs them */
 		break;
 	case R_SOFTIRQ_ENTRY:
 	case R_SOFTIRQ_EXIT:
 	case R_SOFTIRQ_RAISE:
-		if (m->want & KM_IRQ)
-			on_softirq(m, c, msg, k, v);
+		on_softirq(m, c, msg, k, v);
 		break;
 	case R_PAGE_ALLOC:
 	case R_PAGE_FREE:
@@ -1274,6 +1338,30 @@ static void kmodel_destroy(void *a)
 	free(m);
 }
 
+/*
+ * Events of a CPU's stream were lost: a call entered on that CPU may
+ * have lost its exit, and a later exit of the same call would be paired
+ * with it.  Such calls are forgotten (kstate_syscall_forget_cpu()).
+ */
+static void kmodel_discarded(void *a, struct report_ctx *c, const struct rd_msg *msg)
+{
+	struct kmodel *m = a;
+	void **v = u64map_values(&m->threads);
+	size_t i;
+
+	(void)c;
+	for (i = 0; v && i < m->threads.nr; i++) {
+		struct km_thread *t = v[i];
+
+		if (t->call >= 0 && t->call_cpu == msg->cpu) {
+			t->call = -1;
+			free(t->path);
+			t->path = NULL;
+		}
+	}
+	free(v);
+}
+
 /* No section of its own: the kernel sections print what it computed. */
 const struct analysis analysis_kmodel = {
 	.name = "kmodel",
@@ -1281,5 +1369,6 @@ const struct analysis analysis_kmodel = {
 	.create = kmodel_create,
 	.classify = kmodel_classify,
 	.event = kmodel_event,
+	.discarded = kmodel_discarded,
 	.destroy = kmodel_destroy,
 };

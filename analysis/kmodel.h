@@ -113,14 +113,15 @@ struct km_block {
 struct km_thread {
 	int64_t tid;
 	int call;		/* system call in progress, -1 none */
-	int64_t call_begin, call_blocked;
+	int64_t call_begin, call_blocked, call_cpu;
 	int64_t arg[3];		/* fd, second fd or flags... (kmodel.c) */
 	char *path;		/* open()'s file name */
 	enum km_state state;
 	int64_t since;		/* of state */
 	int64_t woken_at;	/* sched_wakeup while blocked, -1 none */
-	int64_t waker;
+	int64_t waker;		/* 0: an interrupt (KM_IN_*) */
 	int waker_call;
+	signed char user;	/* a user thread 1, a kernel thread 0, -1 unknown */
 	struct km_profile *interval;	/* --between: the open interval */
 	int64_t interval_begin;
 };
@@ -147,6 +148,16 @@ struct km_irq {
 };
 
 #define KM_SOFTIRQ	1000000
+
+/*
+ * What a waker was in when it was not a system call (waker_call): a
+ * hard irq or softirq handler of the CPU, or an interrupt the trace does
+ * not show (a user thread outside any system call cannot wake anyone
+ * itself: a timer or another interrupt did).
+ */
+#define KM_IN_IRQ	(-2)
+#define KM_IN_SOFTIRQ	(-3)
+#define KM_IN_INTERRUPT	(-4)
 
 struct km_iface {
 	char *name;

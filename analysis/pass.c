@@ -133,10 +133,9 @@ int pass_run(struct pass *p)
 				break;
 			continue;
 		}
-		if (!p->c.in_range)
-			continue;
 		for (i = 0; i < p->nr; i++) {
-			if (p->list[i]->discarded)
+			if (p->list[i]->discarded &&
+			    (p->c.in_range || p->list[i]->sees_all))
 				p->list[i]->discarded(p->state[i], &p->c, &m);
 		}
 	}

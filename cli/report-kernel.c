@@ -132,7 +132,7 @@ static bool is_kernel_section(const struct analysis *a)
 
 int cli_report_kernel_list(struct pass *p)
 {
-	size_t i, first = p->nr;
+	size_t i, first = SIZE_MAX;	/* the first kernel section */
 
 	if (p->c.thread_tid > 0)
 		p->list[p->nr++] = &analysis_thread;
@@ -142,7 +142,7 @@ int cli_report_kernel_list(struct pass *p)
 		bool kernel = is_kernel_section(p->list[i]) || p->list[i] == &analysis_thread ||
 			      p->list[i] == &analysis_between;
 
-		if (kernel && first == p->nr)
+		if (kernel && first == SIZE_MAX)
 			first = i;
 		if (!kernel && p->c.csv) {
 			cli_error("--csv prints the kernel sections only (--io, --net, --block, "
@@ -151,12 +151,12 @@ int cli_report_kernel_list(struct pass *p)
 			return -1;
 		}
 	}
-	if (p->c.csv && first == p->nr) {
+	if (p->c.csv && first == SIZE_MAX) {
 		cli_error("--csv needs a kernel section (--io, --net, --block, --sched, --irq, "
 			  "--memory, --thread, --between)");
 		return -1;
 	}
-	if (first == p->nr)
+	if (first == SIZE_MAX)
 		return 0;
 	/* The model goes before the sections that read it. */
 	memmove(&p->list[first + 1], &p->list[first], (p->nr - first) * sizeof(*p->list));

@@ -156,6 +156,29 @@ static void added_after(struct kclass *c, const struct tep_event *ev,
 		add_int32_field(c, "child_pid", f, KF_TGID);
 }
 
+/*
+ * A wakeup's context, ours (the last field, which LTTng's readers skip):
+ * whether the waker was a task or an interrupt handler, which the ring
+ * record's flags say and no LTTng field does.  `ust report --thread`
+ * credits the wakeup to the interrupt, not to the task it interrupted.
+ */
+static void added_last(struct kclass *c, struct tep_event *ev)
+{
+	struct tep_format_field *flags;
+	struct kfield *f;
+
+	if (strcmp(ev->system, "sched") || (strcmp(ev->name, "sched_wakeup") &&
+	    strcmp(ev->name, "sched_waking") && strcmp(ev->name, "sched_wakeup_new")))
+		return;
+	flags = tep_find_common_field(ev, "common_flags");
+	if (!flags || flags->size != 1)
+		return;
+	f = field_add(c, "ust_in_interrupt");
+	f->src = flags;
+	f->kind = KF_IN_INTERRUPT;
+	f->size = 1;
+}
+
 static int class_fields(struct kclass *c, struct tep_event *ev)
 {
 	struct tep_format_field *f;
@@ -179,6 +202,7 @@ static int class_fields(struct kclass *c, struct tep_event *ev)
 		c->fields[c->nr_fields++] = k;
 		added_after(c, ev, f);
 	}
+	added_last(c, ev);
 	return 0;
 }
 

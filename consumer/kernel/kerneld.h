@@ -27,6 +27,8 @@
 struct tep_handle;
 struct tep_event;
 struct tep_format_field;
+#define KERNELD_NICE	(-10)	/* the bridge's priority (main.c) */
+
 struct tracefs_instance;
 struct tracefs_cpu;
 struct kbuffer;
@@ -44,6 +46,8 @@ enum kfield_kind {
 	KF_RWBS,	/* char[N] "WS"... into LTTng's uint32 RWBS_FLAG_* bits */
 	KF_CUR_TID,	/* int32: the thread the record was written by */
 	KF_USER_PATH,	/* a path argument: the string it points to (paths.c) */
+	KF_IN_INTERRUPT,	/* uint8 from common_flags: 0 task, 1 softirq,
+				 * 2 hard irq, 3 NMI (sched_wakeup's waker) */
 };
 
 struct kfield {
@@ -171,6 +175,7 @@ int kd_instance_create(struct kerneld *kd);
 int kd_enable_events(struct kerneld *kd, char ***enabled);
 int kd_tracing_on(struct kerneld *kd, bool on);
 void kd_instance_destroy(struct kerneld *kd);
+uint64_t kd_cpu_lost(struct kerneld *kd, unsigned int cpu);
 /* Free a NULL-terminated list of ours (not one of libtracefs). */
 void kd_list_free(char **l);
 bool kd_list_has(char **l, const char *s);

@@ -150,7 +150,11 @@ void kd_streams_end(struct kerneld *kd, uint64_t ts)
 
 	for (i = 0; i < kd->nr_cpus; i++) {
 		struct kstream *s = &kd->streams[i];
+		uint64_t lost = kd->opts.flight ? 0 : kd_cpu_lost(kd, s->cpu);
 
+		/* Losses no sub-buffer reported go in the last packet. */
+		if (lost > s->discarded)
+			s->discarded = lost;
 		kd_packet_flush(kd, s);
 		if (s->last_ts >= ts)
 			continue;
@@ -269,6 +273,11 @@ static uint8_t *put_field(struct kerneld *kd, uint8_t *out, const struct kfield 
 	case KF_CUR_TID:
 		memcpy(out, &cur, 4);
 		return out + 4;
+	case KF_IN_INTERRUPT:
+		/* TRACE_FLAG_NMI 0x40, _HARDIRQ 0x08, _SOFTIRQ 0x10 */
+		n = data[f->offset];
+		*out = n & 0x40 ? 3 : n & 0x08 ? 2 : n & 0x10 ? 1 : 0;
+		return out + 1;
 	case KF_USER_PATH:
 		return put_user_path(kd, out, k, data, cur);
 	case KF_CHARS:
@@ -349,9 +358,19 @@ static void convert_subbuffer(struct kerneld *kd, struct kstream *s)
 	if (kbuffer_load_subbuffer(kd->kbuf, kd->page))
 		return;
 	missed = kbuffer_missed_events(kd->kbuf);
-	/* -1: events were lost, their number was not recorded. */
+	/* The losses come between two packets: the open one (events
+	 * before them) is written with the count it had. */
 	if (missed)
-		s->discarded += missed > 0 ? (uint64_t)missed : 1;
+		kd_packet_flush(kd, s);
+	if (missed > 0) {
+		s->discarded += (uint64_t)missed;
+	} else if (missed) {
+		/* -1: events were lost, the sub-buffer has no room for how
+		 * many; the ring's counters know (its losses so far). */
+		uint64_t lost = kd_cpu_lost(kd, s->cpu);
+
+		s->discarded = lost > s->discarded ? lost : s->discarded + 1;
+	}
 	for (data = kbuffer_read_event(kd->kbuf, &ts); data;
 	     data = kbuffer_next_event(kd->kbuf, &ts))
 		kd_convert_record(kd, s, data, kbuffer_event_size(kd->kbuf), ts);

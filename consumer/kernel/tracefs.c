@@ -225,6 +225,33 @@ int kd_tracing_on(struct kerneld *kd, bool on)
 	return on ? tracefs_trace_on(kd->inst) : tracefs_trace_off(kd->inst);
 }
 
+/*
+ * The events CPU `cpu`'s ring lost since the instance was made: those
+ * overwritten before they were read ("overrun") and those refused when
+ * the ring was not in overwrite mode ("dropped events").  A sub-buffer
+ * flagged with missed events does not always say how many (no room left
+ * at its end): these counters do.  0 when the file cannot be read.
+ */
+uint64_t kd_cpu_lost(struct kerneld *kd, unsigned int cpu)
+{
+	unsigned long long overrun = 0, dropped = 0;
+	char file[48];
+	char *text, *p;
+
+	snprintf(file, sizeof(file), "per_cpu/cpu%u/stats", cpu);
+	text = tracefs_instance_file_read(kd->inst, file, NULL);
+	if (!text)
+		return 0;
+	p = strstr(text, "\noverrun:");	/* not "commit overrun:" */
+	if (p)
+		overrun = strtoull(p + 9, NULL, 10);
+	p = strstr(text, "dropped events:");
+	if (p)
+		dropped = strtoull(p + 15, NULL, 10);
+	free(text);
+	return overrun + dropped;
+}
+
 void kd_instance_destroy(struct kerneld *kd)
 {
 	if (!kd->inst)

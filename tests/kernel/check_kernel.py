@@ -14,6 +14,8 @@
 #   check_kernel.py DIR --layout          the agreed event and field names,
 #                                         contexts, env and shared clock block
 #   check_kernel.py DIR --classes A,B,..  exactly these event classes
+#   check_kernel.py DIR --statedump TID   the statedump's order and content
+#                                         (the recorder, TID's maps, lo, disks)
 import argparse
 import os
 import re
@@ -112,7 +114,7 @@ def check_sched(root, tid):
 FIELDS = {
     "sched_switch": ["prev_comm", "prev_tid", "prev_prio", "prev_state",
                      "next_comm", "next_tid", "next_prio"],
-    "sched_wakeup": ["comm", "tid", "prio", "target_cpu"],
+    "sched_wakeup": ["comm", "tid", "prio", "target_cpu", "ust_in_interrupt"],
     "sched_process_fork": ["parent_comm", "parent_tid", "parent_pid",
                            "child_comm", "child_tid", "child_pid"],
     "sched_process_exec": ["filename", "tid", "old_tid"],
@@ -227,6 +229,71 @@ def check_layout(root):
     print("layout: %s" % sorted(seen))
 
 
+def check_statedump(root, tid):
+    """
+    The statedump at the start: start first, end after the rest of it;
+    the recorder (the process whose fd 1 is DIR/../out, `ust record`) with
+    its descriptors' file names and file_table_address; the workload's
+    executable mapped after its exec, in its own context; lo at
+    127.0.0.1; every block device of /sys/class/block with its dev_t.
+    """
+    out = os.path.realpath(os.path.join(os.path.dirname(root), "out"))
+    err = os.path.realpath(os.path.join(os.path.dirname(root), "err"))
+    order, fds, procs, maps, ifaces, disks = [], {}, {}, [], {}, {}
+    for name, ev, _ in events(os.path.join(root, "kernel")):
+        if not name.startswith("lttng_statedump_"):
+            continue
+        p = payload(ev)
+        order.append(name)
+        if name == "lttng_statedump_file_descriptor":
+            fds.setdefault(int(p["pid"]), {})[int(p["fd"])] = (
+                str(p["filename"]), int(p["file_table_address"]))
+        elif name == "lttng_statedump_process_state":
+            procs[int(p["tid"])] = (int(p["pid"]), str(p["name"]), int(p["type"]))
+        elif name == "lttng_statedump_vm_map":
+            maps.append((int(p["pid"]), str(p["filename"]), int(p["flags"]),
+                         int(ev.common_context_field["tid"])))
+        elif name == "lttng_statedump_network_interface":
+            ifaces.setdefault(str(p["name"]), []).append(int(p["address_ipv4"]))
+        elif name == "lttng_statedump_block_device":
+            disks[str(p["diskname"])] = int(p["dev"])
+    if not order or order[0] != "lttng_statedump_start" or \
+            "lttng_statedump_end" not in order:
+        fail("statedump order %s..." % order[:3])
+    end = order.index("lttng_statedump_end")
+    late = set(order[end + 1:]) - {"lttng_statedump_vm_map"}
+    if late:
+        fail("statedump events after lttng_statedump_end: %s" % sorted(late))
+    # fd 1 on it: ust record, ust-kerneld, and the child forked for the
+    # command when it was there already (still called "ust"; its pid is
+    # the workload's).
+    rec = [pid for pid, t in fds.items() if t.get(1, ("",))[0] == out and pid != tid and
+           procs.get(pid, (0, ""))[1] == "ust"]
+    if len(rec) != 1:
+        fail("%d processes 'ust' with fd 1 on %s in the statedump: %s" % (
+            len(rec), out, [(p, procs.get(p)) for p, t in fds.items()
+                            if t.get(1, ("",))[0] == out]))
+    pid = rec[0]
+    if fds[pid].get(2) != (err, pid):
+        fail("the recorder's fd 2 is %s, not (%s, %d)" % (fds[pid].get(2), err, pid))
+    if procs.get(pid) != (pid, "ust", 0):
+        fail("the recorder's process_state is %s, not (%d, ust, user)"
+             % (procs.get(pid), pid))
+    exe = [m for m in maps if m[0] == tid and m[1].endswith("/kworkload") and m[2] & 4]
+    if not exe or any(m[3] != tid for m in exe):
+        fail("no executable map of kworkload in its context: %s"
+             % [m for m in maps if m[0] == tid][:5])
+    if 0x7f000001 not in ifaces.get("lo", []):
+        fail("lo: %s" % ifaces.get("lo"))
+    for dev in os.listdir("/sys/class/block"):
+        major, minor = open("/sys/class/block/%s/dev" % dev).read().split(":")
+        if disks.get(dev) != (int(major) << 20) | int(minor):
+            fail("block device %s: %s in the statedump, %s:%s in /sys"
+                 % (dev, disks.get(dev), major, minor.strip()))
+    print("statedump: %d events; recorder %d with %d descriptors; %d maps of %d"
+          % (len(order), pid, len(fds[pid]), len(exe), tid))
+
+
 def check_flight_kernel(snap, kernel, tid, reason):
     """
     The kernel part of a flight snapshot ends where the user part does:
@@ -277,6 +344,7 @@ def main():
     ap.add_argument("--sched", type=int)
     ap.add_argument("--layout", action="store_true")
     ap.add_argument("--classes")
+    ap.add_argument("--statedump", type=int)
     ap.add_argument("--flight-kernel", nargs=3)
     a = ap.parse_args()
     if a.flight_kernel:
@@ -290,6 +358,8 @@ def main():
         check_layout(a.dir)
     if a.classes:
         check_classes(a.dir, a.classes.split(","))
+    if a.statedump is not None:
+        check_statedump(a.dir, a.statedump)
 
 
 main()
