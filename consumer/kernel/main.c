@@ -418,8 +418,9 @@ static void release(struct kerneld *kd)
  * The bridge must read the rings faster than the traced programs fill
  * them.  With every CPU busy, at the default priority it gets its share
  * among the busy threads only, falls behind and the rings overwrite
- * (bench/README.md, "Kernel events": 2 threads of system calls on 2
- * CPUs lose 4-8% of their events at nice 0, none at -10).  Its work is
+ * (bench/README.md, "Kernel events": 2 threads of system calls
+ * saturating 2 CPUs lose about 35% of their events at nice 0, 1% at
+ * -10).  Its work is
  * bounded by what the programs do, so it runs at nice -10;
  * UST_KERNELD_NICE=N sets another value (0: the default priority).
  */
