@@ -11,7 +11,7 @@
 
 . "${srcdir:-.}/test-lib.sh"
 
-cd "$scratch" || exit 99
+cd "$WORK" || exit 99
 for xml in tpt other types compound; do
 	"$TPGEN" "$srcdir/$xml.xml" || { fail "tpgen $xml.xml"; finish; }
 done
