@@ -33,39 +33,23 @@
 #include <ust/tracepoint.h>
 #include <ust/ust.h>
 
+#include "builtin.h"
+
 #define NO_HOOK __attribute__((no_instrument_function))
 #define PUBLIC __attribute__((visibility("default")))
 
-#define U64_HEX "integer { size = 64; align = 8; signed = false; encoding = none; base = 16; }"
-
-static struct ust_event_desc ev_func_entry = {
-	.struct_size = sizeof(struct ust_event_desc),
-	.name = "func_entry",
-	.loglevel = -1,
-	.tsdl_fields = U64_HEX " _addr; " U64_HEX " _call_site;",
-	.layout = "F16",
-};
-
-static struct ust_event_desc ev_func_exit = {
-	.struct_size = sizeof(struct ust_event_desc),
-	.name = "func_exit",
-	.loglevel = -1,
-	.tsdl_fields = "",
-	.layout = "",
-};
+UST_BUILTIN_EVENT(ev_func_entry, "func_entry",
+		  UST_TSDL_U64_HEX " _addr; " UST_TSDL_U64_HEX " _call_site;",
+		  "F16", NULL);
+UST_BUILTIN_EVENT(ev_func_exit, "func_exit", "", "", NULL);
 
 static struct ust_event_desc *const cyg_events[] = {
 	&ev_func_entry, &ev_func_exit,
 };
 
-static struct ust_provider cyg_provider = {
-	.struct_size = sizeof(struct ust_provider),
-	.abi_version = UST_ABI_VERSION,
-	.facility = "ust_cyg_profile",
-	.description = "function entries and exits (-finstrument-functions)",
-	.events = cyg_events,
-	.nr_events = 2,
-};
+UST_BUILTIN_PROVIDER(cyg_provider, "ust_cyg_profile",
+		     "function entries and exits (-finstrument-functions)",
+		     cyg_events);
 
 PUBLIC NO_HOOK void __cyg_profile_func_enter(void *fn, void *call_site)
 {

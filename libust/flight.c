@@ -26,29 +26,18 @@
 #include <ust/ust.h>
 
 #include "abi/flight.h"
+#include "builtin.h"
 #include "session.h"
 #include "statedump.h"
 
-static struct ust_event_desc ev_trigger = {
-	.struct_size = sizeof(struct ust_event_desc),
-	.name = "trigger",
-	.loglevel = -1,
-	.tsdl_fields = "string reason;",
-	.layout = "S",
-	.description = "ust_trigger() was called: a flight-recorder snapshot "
-		       "ends here",
-};
+UST_BUILTIN_EVENT(ev_trigger, "trigger", "string reason;", "S",
+		  "ust_trigger() was called: a flight-recorder snapshot "
+		  "ends here");
 
 static struct ust_event_desc *const trigger_events[] = { &ev_trigger };
 
-static struct ust_provider trigger_provider = {
-	.struct_size = sizeof(struct ust_provider),
-	.abi_version = UST_ABI_VERSION,
-	.facility = "ust",
-	.description = "libust's own events",
-	.events = trigger_events,
-	.nr_events = 1,
-};
+UST_BUILTIN_PROVIDER(trigger_provider, "ust", "libust's own events",
+		     trigger_events);
 
 /* The facilities that go to the state channel, never overwritten. */
 static const char *const state_facilities[] = {

@@ -36,6 +36,7 @@
 #include <limits.h>
 #include <link.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,49 +45,39 @@
 #include <ust/tracepoint.h>
 #include <ust/ust.h>
 
+#include "builtin.h"
 #include "common/fs.h"
 #include "session.h"
 #include "statedump.h"
 
 #define BUILD_ID_MAX	64	/* longer build-id notes are not recorded */
 
-#define U64_HEX "integer { size = 64; align = 8; signed = false; encoding = none; base = 16; }"
-#define U64_DEC "integer { size = 64; align = 8; signed = false; encoding = none; base = 10; }"
-#define U8_DEC  "integer { size = 8; align = 8; signed = false; encoding = none; base = 10; }"
-#define U8_HEX  "integer { size = 8; align = 8; signed = false; encoding = none; base = 16; }"
-#define U32_HEX "integer { size = 32; align = 8; signed = false; encoding = none; base = 16; }"
-#define S32_DEC "integer { size = 32; align = 8; signed = true; encoding = none; base = 10; }"
-
 #define EVENT(var, ev_name, fields, lay)				\
-	static struct ust_event_desc var = {				\
-		.struct_size = sizeof(struct ust_event_desc),		\
-		.name = ev_name, .loglevel = -1,			\
-		.tsdl_fields = fields, .layout = lay,			\
-	}
+	UST_BUILTIN_EVENT(var, ev_name, fields, lay, NULL)
 
 EVENT(ev_start, "start", "", "");
 EVENT(ev_end, "end", "", "");
 EVENT(ev_bin_info, "bin_info",
-      U64_HEX " _baddr; " U64_DEC " _memsz; string _path; "
-      U8_DEC " _is_pic; " U8_DEC " _has_build_id; " U8_DEC " _has_debug_link;",
+      UST_TSDL_U64_HEX " _baddr; " UST_TSDL_U64_DEC " _memsz; string _path; "
+      UST_TSDL_U8_DEC " _is_pic; " UST_TSDL_U8_DEC " _has_build_id; " UST_TSDL_U8_DEC " _has_debug_link;",
       "F16 S F3");
 /* LTTng's form: a sequence of bytes whose length is a 64-bit integer. */
 #define BUILD_ID_FIELDS \
-	U64_HEX " _baddr; " U64_DEC " __build_id_length; " \
-	U8_HEX " _build_id[__build_id_length];"
+	UST_TSDL_U64_HEX " _baddr; " UST_TSDL_U64_DEC " __build_id_length; " \
+	UST_TSDL_U8_HEX " _build_id[__build_id_length];"
 EVENT(ev_build_id, "build_id", BUILD_ID_FIELDS, "F8 Q8[F1]");
 EVENT(ev_debug_link, "debug_link",
-      U64_HEX " _baddr; " U32_HEX " _crc; string _filename;", "F12 S");
+      UST_TSDL_U64_HEX " _baddr; " UST_TSDL_U32_HEX " _crc; string _filename;", "F12 S");
 /* Not LTTng's: the name of each thread (its /proc comm) at the dump. */
-EVENT(ev_thread_name, "thread_name", S32_DEC " _tid; string _name;", "F4 S");
+EVENT(ev_thread_name, "thread_name", UST_TSDL_S32_DEC " _tid; string _name;", "F4 S");
 EVENT(ev_dlopen, "dlopen",
-      U64_HEX " _baddr; " U64_DEC " _memsz; " S32_DEC " _flags; string _path; "
-      U8_DEC " _has_build_id; " U8_DEC " _has_debug_link;",
+      UST_TSDL_U64_HEX " _baddr; " UST_TSDL_U64_DEC " _memsz; " UST_TSDL_S32_DEC " _flags; string _path; "
+      UST_TSDL_U8_DEC " _has_build_id; " UST_TSDL_U8_DEC " _has_debug_link;",
       "F20 S F2");
 EVENT(ev_dl_build_id, "build_id", BUILD_ID_FIELDS, "F8 Q8[F1]");
 EVENT(ev_dl_debug_link, "debug_link",
-      U64_HEX " _baddr; " U32_HEX " _crc; string _filename;", "F12 S");
-EVENT(ev_dlclose, "dlclose", U64_HEX " _baddr;", "F8");
+      UST_TSDL_U64_HEX " _baddr; " UST_TSDL_U32_HEX " _crc; string _filename;", "F12 S");
+EVENT(ev_dlclose, "dlclose", UST_TSDL_U64_HEX " _baddr;", "F8");
 
 static struct ust_event_desc *const statedump_events[] = {
 	&ev_start, &ev_bin_info, &ev_build_id, &ev_debug_link,
@@ -96,23 +87,12 @@ static struct ust_event_desc *const dl_events[] = {
 	&ev_dlopen, &ev_dl_build_id, &ev_dl_debug_link, &ev_dlclose,
 };
 
-static struct ust_provider statedump_provider = {
-	.struct_size = sizeof(struct ust_provider),
-	.abi_version = UST_ABI_VERSION,
-	.facility = "lttng_ust_statedump",
-	.description = "objects loaded when the session started",
-	.events = statedump_events,
-	.nr_events = sizeof(statedump_events) / sizeof(statedump_events[0]),
-};
-
-static struct ust_provider dl_provider = {
-	.struct_size = sizeof(struct ust_provider),
-	.abi_version = UST_ABI_VERSION,
-	.facility = "lttng_ust_dl",
-	.description = "objects loaded and unloaded by dlopen and dlclose",
-	.events = dl_events,
-	.nr_events = sizeof(dl_events) / sizeof(dl_events[0]),
-};
+UST_BUILTIN_PROVIDER(statedump_provider, "lttng_ust_statedump",
+		     "objects loaded when the session started",
+		     statedump_events);
+UST_BUILTIN_PROVIDER(dl_provider, "lttng_ust_dl",
+		     "objects loaded and unloaded by dlopen and dlclose",
+		     dl_events);
 
 /* One loaded object, as described in the trace. */
 struct object {
@@ -460,16 +440,25 @@ UST_EXPORT void ust_statedump_enable(void)
 	ust__statedump_run();
 }
 
+/* Whether a statedump was asked for and this process traces. */
+static bool statedump_on(void)
+{
+	/* Acquire: pairs with ust_statedump_enable()'s exchange. */
+	return __atomic_load_n(&statedump_wanted, __ATOMIC_ACQUIRE) &&
+	       ust_tracing_active();
+}
+
+/* A new walk of the loaded objects, or NULL when there is none to make. */
+static struct walk *walk_new(void)
+{
+	return statedump_on() ? calloc(1, sizeof(struct walk)) : NULL;
+}
+
 /* A new session: describe every loaded object from scratch. */
 void ust__statedump_run(void)
 {
-	struct walk *w;
+	struct walk *w = walk_new();
 
-	/* Acquire: pairs with ust_statedump_enable()'s exchange. */
-	if (!__atomic_load_n(&statedump_wanted, __ATOMIC_ACQUIRE) ||
-	    !ust_tracing_active())
-		return;
-	w = calloc(1, sizeof(*w));
 	if (!w)
 		return;
 	pthread_mutex_lock(&known_mutex);
@@ -492,9 +481,7 @@ void ust__statedump_run(void)
  */
 void ust__statedump_thread_renamed(pthread_t thread, const char *name)
 {
-	/* Acquire: pairs with ust_statedump_enable()'s exchange. */
-	if (!__atomic_load_n(&statedump_wanted, __ATOMIC_ACQUIRE) ||
-	    !ust_tracing_active() || !UST_EVENT_ENABLED(&ev_thread_name))
+	if (!statedump_on() || !UST_EVENT_ENABLED(&ev_thread_name))
 		return;
 	if (pthread_equal(thread, pthread_self()))
 		write_thread_name((int32_t)gettid(), name);
@@ -512,15 +499,10 @@ static int objects_changed(struct dl_phdr_info *info, size_t size, void *arg)
 
 UST_EXPORT void ust_statedump_dl_sync(int dl_flags)
 {
-	struct walk *w;
+	struct walk *w = walk_new();
 	size_t n;
 	int changed = 0;
 
-	/* Acquire: pairs with ust_statedump_enable()'s exchange. */
-	if (!__atomic_load_n(&statedump_wanted, __ATOMIC_ACQUIRE) ||
-	    !ust_tracing_active())
-		return;
-	w = calloc(1, sizeof(*w));
 	if (!w)
 		return;
 	pthread_mutex_lock(&known_mutex);

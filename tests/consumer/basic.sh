@@ -1,7 +1,7 @@
 #!/bin/sh
 # Two CPUs in discard mode, a few packets each; compact and extended
 # headers, 27-bit wraps, a string payload: every record comes back from
-# babeltrace2 exactly, and the trace directory is what DESIGN.md says.
+# babeltrace2 exactly, and the trace directory is what doc/consumer.md says.
 . "$srcdir/lib.sh"
 
 run_fake -s basic -o "$WORK/out" -k "$CLOCK" -n 3000
