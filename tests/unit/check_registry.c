@@ -117,45 +117,60 @@ static const uint8_t *meta_log(const struct ust_session *s)
 	return (const uint8_t *)s->base + s->hdr->meta_offset;
 }
 
-/* Entry `index` of the log, checked; false past the published end (I9). */
+/*
+ * The entry at *off in the log, checked, its strings located; *off moves
+ * past it.  False at the published end (I9), which must be an entry's.
+ */
+static bool meta_next(const struct ust_session *s, uint64_t *off,
+		      struct meta *m)
+{
+	uint64_t used = s->hdr->meta_used;
+
+	if (*off >= used) {
+		ck_assert_uint_eq(*off, used);
+		return false;
+	}
+	m->me = (const struct ust_meta_event *)(meta_log(s) + *off);
+	ck_assert_uint_eq(m->me->size % 8, 0);
+	ck_assert_uint_eq(m->me->size, (sizeof(*m->me) + m->me->name_len +
+				       m->me->layout_len + m->me->tsdl_len +
+				       m->me->desc_len + 7) & ~7ul);
+	ck_assert_uint_le(*off + m->me->size, used);
+	m->name = (const char *)(m->me + 1);
+	m->layout = m->name + m->me->name_len;
+	m->tsdl = m->layout + m->me->layout_len;
+	m->desc = m->tsdl + m->me->tsdl_len;
+	m->fac_desc = m->desc + strlen(m->desc) + 1;
+	ck_assert_uint_eq(strlen(m->name) + 1, m->me->name_len);
+	ck_assert_uint_eq(strlen(m->layout) + 1, m->me->layout_len);
+	ck_assert_uint_eq(strlen(m->tsdl) + 1, m->me->tsdl_len);
+	ck_assert_uint_eq(strlen(m->desc) + strlen(m->fac_desc) + 2,
+			  m->me->desc_len);
+	*off += m->me->size;
+	return true;
+}
+
+/* Entry `index` of the log; false when there are not that many. */
 static bool meta_entry(const struct ust_session *s, unsigned int index,
 		       struct meta *m)
 {
-	uint64_t off = 0, used = s->hdr->meta_used;
+	uint64_t off = 0;
 	unsigned int i;
 
-	for (i = 0; off < used; i++) {
-		m->me = (const struct ust_meta_event *)(meta_log(s) + off);
-		ck_assert_uint_eq(m->me->size % 8, 0);
-		ck_assert_uint_eq(m->me->size, (sizeof(*m->me) + m->me->name_len +
-					       m->me->layout_len + m->me->tsdl_len +
-					       m->me->desc_len + 7) & ~7ul);
-		ck_assert_uint_le(off + m->me->size, used);
-		if (i == index) {
-			m->name = (const char *)(m->me + 1);
-			m->layout = m->name + m->me->name_len;
-			m->tsdl = m->layout + m->me->layout_len;
-			m->desc = m->tsdl + m->me->tsdl_len;
-			m->fac_desc = m->desc + strlen(m->desc) + 1;
-			ck_assert_uint_eq(strlen(m->name) + 1, m->me->name_len);
-			ck_assert_uint_eq(strlen(m->layout) + 1, m->me->layout_len);
-			ck_assert_uint_eq(strlen(m->tsdl) + 1, m->me->tsdl_len);
-			ck_assert_uint_eq(strlen(m->desc) + strlen(m->fac_desc) + 2,
-					  m->me->desc_len);
+	for (i = 0; meta_next(s, &off, m); i++) {
+		if (i == index)
 			return true;
-		}
-		off += m->me->size;
 	}
-	ck_assert_uint_eq(off, used);
 	return false;
 }
 
 static unsigned int meta_count(const struct ust_session *s)
 {
 	struct meta m;
+	uint64_t off = 0;
 	unsigned int n = 0;
 
-	while (meta_entry(s, n, &m))
+	while (meta_next(s, &off, &m))
 		n++;
 	return n;
 }
@@ -164,9 +179,9 @@ static unsigned int meta_count(const struct ust_session *s)
 static struct meta meta_find(const struct ust_session *s, const char *name)
 {
 	struct meta m;
-	unsigned int i;
+	uint64_t off = 0;
 
-	for (i = 0; meta_entry(s, i, &m); i++) {
+	while (meta_next(s, &off, &m)) {
 		if (!strcmp(m.name, name))
 			return m;
 	}
@@ -569,7 +584,7 @@ int main(void)
 	const struct check_case cases[] = {
 		{ "providers", NULL, teardown, 0, {
 			test_ids, test_refused, NULL } },
-		{ "session", NULL, teardown, 0, {
+		{ "session", NULL, teardown, 30, {
 			test_enabled_by_patterns, test_metadata_entries,
 			test_control_entries, test_rules_and_stop,
 			test_unregister, test_metadata_full,
