@@ -19,6 +19,8 @@
  *                      (default: wait for room, up to the timeout)
  *   --timeout MS       each blocking step (default 5000)
  *   --hold-ms MS       keep the connection open this long after the end
+ *   --start-file FILE  before the first packet, wait (up to the timeout)
+ *                      until FILE exists
  *   --wait-viewer URL  before the first packet, wait (up to the timeout)
  *                      until a viewer is attached to our session on the
  *                      live port URL (net://HOST:LIVE_PORT), so that it
@@ -28,7 +30,10 @@
  * PATH = its base name in the relay session.  Packets of all streams go
  * in timestamp_begin order.  Prints "session_id=N", "output_path=P" once
  * the session exists, "ready" once the streams are published, and
- * "sent=N full=N unsent=N cut=N" at the end.
+ * "sent=N full=N unsent=N cut=N" at the end.  When the connection breaks it
+ * prints the error, then "broken: sent=N unsent=N cut=N": the packets
+ * the relay client gave back (none of their bytes left) and those cut in
+ * the middle.
  * Exit: 0 everything stored; 1 error (message on stderr); 2 usage;
  * 3 finished without everything stored (packets dropped, or the relay
  * did not confirm in time).
@@ -76,6 +81,7 @@ struct replay {
 	size_t nr_files;
 	int pace_ms, timeout_ms, hold_ms;
 	const char *viewer_url;
+	const char *start_file;
 	bool live, split, drop_when_full;
 	uint64_t dropped;
 };
@@ -90,6 +96,33 @@ static void die(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+	exit(1);
+}
+
+static struct replay *the_replay;
+
+/* A consumer keeps these in its local trace; here the stats count them. */
+static void count_unsent(void *arg, struct ust_relay_stream *s, const void *packet, size_t len)
+{
+	(void)arg;
+	(void)s;
+	(void)packet;
+	(void)len;
+}
+
+/* The connection broke: say why and what did not leave, exit 1. */
+__attribute__((noreturn))
+static void die_broken(void)
+{
+	struct ust_relay_stats st;
+	struct ust_relay *r = the_replay->r;
+
+	ust_relay_take_unsent(r, count_unsent, NULL);
+	ust_relay_get_stats(r, &st);
+	fprintf(stderr, "relay-replay: %s\n", ust_relay_error(r));
+	printf("broken: sent=%llu unsent=%llu cut=%llu\n",
+	       (unsigned long long)st.packets_queued, (unsigned long long)st.packets_unsent,
+	       (unsigned long long)st.packets_cut);
 	exit(1);
 }
 
@@ -144,7 +177,7 @@ static void add_file(struct replay *rp, const char *dir, const char *path, const
 	f->bytes = read_all(full, &f->len);
 	f->rs = ust_relay_add_stream(rp->r, path, name);
 	if (!f->rs)
-		die("%s", ust_relay_error(rp->r));
+		die_broken();
 }
 
 /* The trace's metadata stream first, then one stream per data file. */
@@ -161,7 +194,7 @@ static void add_trace(struct replay *rp, const char *dir)
 	t->metadata = read_all(full, &t->meta_len);
 	t->meta = ust_relay_add_stream(rp->r, path, "metadata");
 	if (!t->meta)
-		die("%s", ust_relay_error(rp->r));
+		die_broken();
 	n = scandir(dir, &names, NULL, by_name);
 	if (n < 0)
 		die("cannot list %s", dir);
@@ -197,7 +230,7 @@ static void send_metadata_step(struct replay *rp, struct trace *t)
 		if (ust_relay_flush(rp->r, rp->timeout_ms) == UST_RELAY_BROKEN)
 			break;
 	if (ret)
-		die("%s", ust_relay_error(rp->r));
+		die_broken();
 	t->meta_sent = end;
 }
 
@@ -243,7 +276,7 @@ static void beacon_ended(struct replay *rp, uint64_t now)
 
 		if (f->at >= f->len && f->last_end && now > f->last_end &&
 		    ust_relay_send_beacon(f->rs, now, f->ctf_stream_id) == UST_RELAY_BROKEN)
-			die("%s", ust_relay_error(rp->r));
+			die_broken();
 	}
 }
 
@@ -261,7 +294,7 @@ static void send_one(struct replay *rp, struct file *f, const struct ust_relay_i
 			die("%s", "the relay took nothing within the timeout");
 	}
 	if (ret == UST_RELAY_BROKEN)
-		die("%s", ust_relay_error(rp->r));
+		die_broken();
 	f->at += len;
 	f->last_end = ix->timestamp_end;
 	f->ctf_stream_id = ix->stream_id;
@@ -280,7 +313,7 @@ static void replay_packets(struct replay *rp)
 		if (rp->live)
 			beacon_ended(rp, ix.timestamp_end);
 		if (ust_relay_pump(rp->r))
-			die("%s", ust_relay_error(rp->r));
+			die_broken();
 		sleep_ms(rp->pace_ms);
 	}
 	for (i = 0; i < rp->nr_traces; i++)
@@ -319,7 +352,8 @@ static void parse_args(int argc, char **argv, struct replay *rp, struct ust_rela
 		{ "live", 1, NULL, 'l' }, { "pace-ms", 1, NULL, 'p' },
 		{ "split-metadata", 0, NULL, 'S' }, { "queue-bytes", 1, NULL, 'q' },
 		{ "drop-when-full", 0, NULL, 'd' }, { "timeout", 1, NULL, 'T' },
-		{ "hold-ms", 1, NULL, 'h' }, { "wait-viewer", 1, NULL, 'w' }, { 0 },
+		{ "hold-ms", 1, NULL, 'h' }, { "wait-viewer", 1, NULL, 'w' },
+		{ "start-file", 1, NULL, 'f' }, { 0 },
 	};
 	char err[512];
 	int c;
@@ -348,6 +382,7 @@ static void parse_args(int argc, char **argv, struct replay *rp, struct ust_rela
 		case 'T': cfg->timeout_ms = rp->timeout_ms = atoi(optarg); break;
 		case 'h': rp->hold_ms = atoi(optarg); break;
 		case 'w': rp->viewer_url = optarg; break;
+		case 'f': rp->start_file = optarg; break;
 		default: usage();
 		}
 	}
@@ -391,6 +426,17 @@ static void wait_viewer(struct replay *rp)
 	ust_live_close(v);
 }
 
+static void wait_file(struct replay *rp)
+{
+	int64_t deadline = ust_net_deadline(rp->timeout_ms);
+
+	while (access(rp->start_file, F_OK)) {
+		if (!ust_net_left_ms(deadline))
+			die("no %s within %d ms", rp->start_file, rp->timeout_ms);
+		sleep_ms(10);
+	}
+}
+
 static int finish(struct replay *rp)
 {
 	struct ust_relay_stats st;
@@ -401,7 +447,7 @@ static int finish(struct replay *rp)
 	       (unsigned long long)st.packets_queued, (unsigned long long)rp->dropped,
 	       (unsigned long long)st.packets_unsent, (unsigned long long)st.packets_cut);
 	if (ret == UST_RELAY_BROKEN)
-		die("%s", ust_relay_error(rp->r));
+		die_broken();
 	if (ret == UST_RELAY_FULL)
 		fprintf(stderr, "relay-replay: the relay did not confirm everything within %d ms\n",
 			rp->timeout_ms);
@@ -417,6 +463,7 @@ int main(int argc, char **argv)
 	char err[1024];
 	int i, ret;
 
+	the_replay = &rp;
 	parse_args(argc, argv, &rp, &url, &session, &cfg);
 	rp.r = ust_relay_open(&url, &session, &cfg, err, sizeof(err));
 	if (!rp.r)
@@ -426,9 +473,11 @@ int main(int argc, char **argv)
 	for (i = optind; i < argc; i++)
 		add_trace(&rp, argv[i]);
 	if (ust_relay_streams_sent(rp.r))
-		die("%s", ust_relay_error(rp.r));
+		die_broken();
 	printf("ready\n");
 	fflush(stdout);
+	if (rp.start_file)
+		wait_file(&rp);
 	if (rp.viewer_url)
 		wait_viewer(&rp);
 	replay_packets(&rp);
