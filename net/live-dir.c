@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "live-dir.h"
+#include "net/live-dir.h"
 
 struct dir_stream {
 	struct ust_live_dir_stream pub;

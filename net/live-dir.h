@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "live.h"
+#include "net/live.h"
 
 struct ust_live_dir_stream {
 	char file[8704];		/* DIR/PATH/CHANNEL */

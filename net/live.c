@@ -14,10 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "live.h"
-#include "relayd-abi.h"
-#include "sock.h"
-#include "wire.h"
+#include "net/live.h"
+#include "net/relayd-abi.h"
+#include "net/sock.h"
+#include "net/wire.h"
 
 struct lstream {
 	struct ust_live_stream_info info;

@@ -30,7 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "url.h"
+#include "net/url.h"
 
 struct ust_live_session_info {
 	uint64_t id;

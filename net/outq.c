@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "outq.h"
-#include "sock.h"
+#include "net/outq.h"
+#include "net/sock.h"
 
 void ust_outq_init(struct ust_outq *q, size_t bound)
 {

@@ -24,11 +24,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "relay.h"
-#include "relayd-abi.h"
-#include "outq.h"
-#include "sock.h"
-#include "wire.h"
+#include "net/relay.h"
+#include "net/relayd-abi.h"
+#include "net/outq.h"
+#include "net/sock.h"
+#include "net/wire.h"
 
 #define DEFAULT_TIMEOUT_MS	5000
 #define DEFAULT_QUEUE_BYTES	(8u << 20)

@@ -40,7 +40,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "url.h"
+#include "net/url.h"
 
 enum ust_relay_status {
 	UST_RELAY_OK = 0,

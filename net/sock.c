@@ -14,7 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "sock.h"
+#include "net/sock.h"
 
 int64_t ust_net_now_ms(void)
 {

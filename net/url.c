@@ -15,7 +15,7 @@
 #include <strings.h>
 #include <sys/socket.h>
 
-#include "url.h"
+#include "net/url.h"
 
 struct scheme {
 	const char *name;

@@ -5,7 +5,7 @@
  */
 #include <stdlib.h>
 
-#include "wire.h"
+#include "net/wire.h"
 
 void ust_wire_init(struct ust_wire *w)
 {

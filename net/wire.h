@@ -67,16 +67,4 @@ static inline uint64_t ust_get_be64(const uint8_t *p)
 	return (uint64_t)ust_get_be32(p) << 32 | ust_get_be32(p + 4);
 }
 
-/* Little-endian reads, for CTF packet headers (our traces are LE). */
-static inline uint32_t ust_get_le32(const uint8_t *p)
-{
-	return (uint32_t)p[3] << 24 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[1] << 8 | (uint32_t)p[0];
-}
-
-static inline uint64_t ust_get_le64(const uint8_t *p)
-{
-	return (uint64_t)ust_get_le32(p + 4) << 32 | ust_get_le32(p);
-}
-
 #endif /* UST_NET_WIRE_H */

@@ -13,10 +13,10 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "check_run.h"
-#include "outq.h"
-#include "sock.h"
-#include "wire.h"
+#include "../check_run.h"
+#include "net/outq.h"
+#include "net/sock.h"
+#include "net/wire.h"
 
 START_TEST(wire_big_endian)
 {

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <sys/socket.h>
 
-#include "check_run.h"
-#include "url.h"
+#include "../check_run.h"
+#include "net/url.h"
 
 static char err[512];
 

@@ -19,9 +19,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "live-dir.h"
-#include "live.h"
-#include "sock.h"
+#include "net/live-dir.h"
+#include "net/live.h"
+#include "net/sock.h"
 
 static void sleep_ms(int ms)
 {

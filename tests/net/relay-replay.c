@@ -52,11 +52,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "live.h"
-#include "relay.h"
-#include "shm-abi.h"
-#include "sock.h"
-#include "wire.h"
+#include "net/live.h"
+#include "net/relay.h"
+#include "ctf/format.h"
+#include "net/sock.h"
+#include "net/wire.h"
 
 struct file {
 	struct ust_relay_stream *rs;
@@ -146,18 +146,18 @@ static void *read_all(const char *path, size_t *len)
 /* The index entry of the packet at `p`, from its ust header (LE). */
 static size_t packet_index(const uint8_t *p, size_t left, struct ust_relay_index *ix)
 {
-	const size_t hdr = sizeof(struct ust_packet_header);
+	const size_t hdr = UST_PACKET_HEADER_SIZE;
 
-	if (left < hdr || ust_get_le32(p + offsetof(struct ust_packet_header, magic)) != UST_CTF_MAGIC)
+	if (left < hdr || ctf_get_le32(p + UST_PACKET_OFF(magic)) != UST_CTF_MAGIC)
 		return 0;
-	ix->packet_size = ust_get_le64(p + offsetof(struct ust_packet_header, packet_size));
-	ix->content_size = ust_get_le64(p + offsetof(struct ust_packet_header, content_size));
-	ix->timestamp_begin = ust_get_le64(p + offsetof(struct ust_packet_header, timestamp_begin));
-	ix->timestamp_end = ust_get_le64(p + offsetof(struct ust_packet_header, timestamp_end));
-	ix->events_discarded = ust_get_le64(p + offsetof(struct ust_packet_header, events_discarded));
-	ix->stream_id = ust_get_le32(p + offsetof(struct ust_packet_header, stream_id));
-	ix->stream_instance_id = ust_get_le64(p + offsetof(struct ust_packet_header, stream_instance_id));
-	ix->packet_seq_num = ust_get_le64(p + offsetof(struct ust_packet_header, packet_seq_num));
+	ix->packet_size = ctf_get_le64(p + UST_PACKET_OFF(packet_size));
+	ix->content_size = ctf_get_le64(p + UST_PACKET_OFF(content_size));
+	ix->timestamp_begin = ctf_get_le64(p + UST_PACKET_OFF(timestamp_begin));
+	ix->timestamp_end = ctf_get_le64(p + UST_PACKET_OFF(timestamp_end));
+	ix->events_discarded = ctf_get_le64(p + UST_PACKET_OFF(events_discarded));
+	ix->stream_id = ctf_get_le32(p + UST_PACKET_OFF(stream_id));
+	ix->stream_instance_id = ctf_get_le64(p + UST_PACKET_OFF(stream_instance_id));
+	ix->packet_seq_num = ctf_get_le64(p + UST_PACKET_OFF(packet_seq_num));
 	if (ix->packet_size % 8 || ix->packet_size / 8 < hdr || ix->packet_size / 8 > left)
 		return 0;
 	return ix->packet_size / 8;
