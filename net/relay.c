@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ctf/format.h"
 #include "net/relay.h"
 #include "net/relayd-abi.h"
 #include "net/outq.h"
@@ -42,6 +43,10 @@ struct ust_relay_stream {
 	uint64_t next_seq;		/* net_seq_num of its next packet */
 	bool is_metadata;
 	uint64_t last_packet_seq;	/* CTF packet_seq_num of its last packet */
+	uint64_t notes;			/* sum of the notes of its packets */
+	uint64_t asked_seq;		/* last packet a confirmation was asked for, +1 */
+	uint64_t confirmed_seq;		/* packets known stored */
+	uint64_t confirmed_notes;	/* their notes */
 	char name[UST_URL_MAX + RELAYD_STREAM_NAME_MAX];
 };
 
@@ -49,7 +54,9 @@ struct ust_relay_stream {
 struct expect {
 	uint32_t cmd;
 	struct ust_relay_stream *stream;
-	uint64_t seq;			/* the packet an index describes */
+	uint64_t seq;			/* the packet an index describes; for
+					   DATA_PENDING: packets asked about */
+	uint64_t notes;			/* DATA_PENDING: their notes */
 };
 
 struct ust_relay {
@@ -335,7 +342,7 @@ struct ust_relay *ust_relay_open(const struct ust_relay_url *url,
 /* ---- queued commands and their answers --------------------------------- */
 
 static int expect_push(struct ust_relay *r, uint32_t cmd, struct ust_relay_stream *s,
-		       uint64_t seq)
+		       uint64_t seq, uint64_t notes)
 {
 	struct expect *e;
 	size_t cap;
@@ -352,7 +359,7 @@ static int expect_push(struct ust_relay *r, uint32_t cmd, struct ust_relay_strea
 		r->exp = e;
 		r->exp_cap = cap;
 	}
-	r->exp[r->exp_first + r->exp_nr++] = (struct expect){ cmd, s, seq };
+	r->exp[r->exp_first + r->exp_nr++] = (struct expect){ cmd, s, seq, notes };
 	return UST_RELAY_OK;
 }
 
@@ -364,6 +371,15 @@ static int expect_answer(struct ust_relay *r, uint32_t code)
 	r->exp_first++;
 	if (--r->exp_nr == 0)
 		r->exp_first = 0;
+	if (e->cmd == RELAYD_CMD_DATA_PENDING) {
+		/* 0: stored up to the packets asked about; 1: not yet */
+		if (code == 0 && e->seq > e->stream->confirmed_seq) {
+			e->stream->confirmed_seq = e->seq;
+			e->stream->confirmed_notes = e->notes;
+		}
+		if (code <= 1)
+			return UST_RELAY_OK;
+	}
 	if (code == RELAYD_OK)
 		return UST_RELAY_OK;
 	if (e->cmd == RELAYD_CMD_SEND_INDEX)
@@ -460,15 +476,18 @@ int ust_relay_flush(struct ust_relay *r, int timeout_ms)
 	return drain(r, true, ust_net_deadline(timeout_ms));
 }
 
-/* Queue r->msg on the control socket; `answers` if the relay replies. */
+/*
+ * Queue r->msg on the control socket; `answers` if the relay replies
+ * (`seq` and `notes` are kept with the expected answer).
+ */
 static int queue_command(struct ust_relay *r, struct ust_relay_stream *s, uint64_t seq,
-			 bool answers)
+			 uint64_t notes, bool answers)
 {
 	uint32_t cmd = ust_get_be32(r->msg.buf + 16);
 	struct iovec iov = { r->msg.buf, r->msg.len };
 	int err;
 
-	if (answers && expect_push(r, cmd, s, seq))
+	if (answers && expect_push(r, cmd, s, seq, notes))
 		return UST_RELAY_BROKEN;
 	err = ust_outq_push(&r->ctrl_q, r->ctrl_fd, cmd, seq, &iov, 1);
 	if (err)
@@ -568,10 +587,22 @@ int ust_relay_send_metadata(struct ust_relay_stream *s, const void *text, size_t
 	if (sign)
 		ust_wire_bytes(&r->msg, CTF_SIGNATURE_LINE, strlen(CTF_SIGNATURE_LINE));
 	ust_wire_bytes(&r->msg, text, len);
-	if (cmd_end(r) || queue_command(r, s, 0, false))
+	if (cmd_end(r) || queue_command(r, s, 0, 0, false))
 		return UST_RELAY_BROKEN;
 	r->stats.metadata_bytes += len;
 	return UST_RELAY_OK;
+}
+
+void ust_relay_index_of(const uint8_t *pkt, struct ust_relay_index *ix)
+{
+	ix->packet_size = ctf_get_le64(pkt + UST_PACKET_OFF(packet_size));
+	ix->content_size = ctf_get_le64(pkt + UST_PACKET_OFF(content_size));
+	ix->timestamp_begin = ctf_get_le64(pkt + UST_PACKET_OFF(timestamp_begin));
+	ix->timestamp_end = ctf_get_le64(pkt + UST_PACKET_OFF(timestamp_end));
+	ix->events_discarded = ctf_get_le64(pkt + UST_PACKET_OFF(events_discarded));
+	ix->stream_id = ctf_get_le32(pkt + UST_PACKET_OFF(stream_id));
+	ix->stream_instance_id = ctf_get_le64(pkt + UST_PACKET_OFF(stream_instance_id));
+	ix->packet_seq_num = ctf_get_le64(pkt + UST_PACKET_OFF(packet_seq_num));
 }
 
 /* SEND_INDEX: describes packet `seq` of `s` (or a beacon, packet_size 0). */
@@ -605,7 +636,7 @@ static void data_header(uint8_t *h, const struct ust_relay_stream *s, uint64_t s
 }
 
 int ust_relay_send_packet(struct ust_relay_stream *s, const void *packet, size_t len,
-			  const struct ust_relay_index *index)
+			  const struct ust_relay_index *index, uint64_t note)
 {
 	struct ust_relay *r = s->relay;
 	uint8_t hdr[RELAYD_DATA_HDR_SIZE];
@@ -625,13 +656,14 @@ int ust_relay_send_packet(struct ust_relay_stream *s, const void *packet, size_t
 		return UST_RELAY_FULL;
 	}
 	data_header(hdr, s, s->next_seq, len, index->packet_size);
-	err = ust_outq_push(&r->data_q, r->data_fd, (uint64_t)(uintptr_t)s, s->next_seq, iov, 2);
+	err = ust_outq_push(&r->data_q, r->data_fd, (uint64_t)(uintptr_t)s, note, iov, 2);
 	if (err)
 		return fail_sock(r, "data", err, "sending a packet");
 	build_index(r, s, s->next_seq, index);
-	if (cmd_end(r) || queue_command(r, s, s->next_seq, true))
+	if (cmd_end(r) || queue_command(r, s, s->next_seq, 0, true))
 		return UST_RELAY_BROKEN;
 	s->next_seq++;
+	s->notes += note;
 	s->last_packet_seq = index->packet_seq_num;
 	r->stats.packets_queued++;
 	r->stats.bytes_queued += len;
@@ -651,10 +683,36 @@ int ust_relay_send_beacon(struct ust_relay_stream *s, uint64_t timestamp,
 		return UST_RELAY_FULL;
 	/* The relay takes packet_size 0 as a beacon; the sequence is unused. */
 	build_index(r, s, s->next_seq - 1, &beacon);
-	if (cmd_end(r) || queue_command(r, s, s->next_seq - 1, true))
+	if (cmd_end(r) || queue_command(r, s, s->next_seq - 1, 0, true))
 		return UST_RELAY_BROKEN;
 	r->stats.beacons++;
 	return UST_RELAY_OK;
+}
+
+int ust_relay_confirm(struct ust_relay_stream *s)
+{
+	struct ust_relay *r = s->relay;
+
+	if (r->broken)
+		return UST_RELAY_BROKEN;
+	if (s->is_metadata || s->next_seq == s->asked_seq)
+		return UST_RELAY_OK;
+	if (!ust_outq_fits(&r->ctrl_q, RELAYD_CTRL_HDR_SIZE + RELAYD_DATA_PENDING_SIZE))
+		return UST_RELAY_FULL;
+	cmd_begin(r, RELAYD_CMD_DATA_PENDING);
+	ust_wire_be64(&r->msg, s->handle);
+	ust_wire_be64(&r->msg, s->next_seq - 1);	/* the last packet sent */
+	if (cmd_end(r) || queue_command(r, s, s->next_seq, s->notes, true))
+		return UST_RELAY_BROKEN;
+	s->asked_seq = s->next_seq;
+	return UST_RELAY_OK;
+}
+
+void ust_relay_stream_unconfirmed(const struct ust_relay_stream *s, uint64_t *packets,
+				  uint64_t *notes)
+{
+	*packets = s->next_seq - s->confirmed_seq;
+	*notes = s->notes - s->confirmed_notes;
 }
 
 /* ---- the end --------------------------------------------------------------- */
@@ -690,6 +748,10 @@ int ust_relay_data_pending(struct ust_relay_stream *s, int timeout_ms)
 		return UST_RELAY_BROKEN;
 	if (pending > 1)
 		return fail(s->relay, "DATA_PENDING %s: the relay answered %u", s->name, pending);
+	if (!pending) {
+		s->confirmed_seq = s->next_seq;
+		s->confirmed_notes = s->notes;
+	}
 	return (int)pending;
 }
 
@@ -802,26 +864,28 @@ int ust_relay_finish(struct ust_relay *r, int timeout_ms)
 
 struct unsent_walk {
 	struct ust_relay *r;
-	void (*fn)(void *arg, struct ust_relay_stream *s, const void *packet, size_t len);
+	void (*fn)(void *arg, struct ust_relay_stream *s, const void *packet, size_t len,
+		   uint64_t note);
 	void *arg;
 };
 
 static void give_back(void *arg, const struct ust_outq_msg *m, const uint8_t *bytes)
 {
 	struct unsent_walk *w = arg;
+	struct ust_relay_stream *s = (struct ust_relay_stream *)(uintptr_t)m->tag;
 
 	if (m->partly_sent) {
 		w->r->stats.packets_cut++;
+		w->fn(w->arg, s, NULL, 0, m->tag2);
 		return;
 	}
 	w->r->stats.packets_unsent++;
-	w->fn(w->arg, (struct ust_relay_stream *)(uintptr_t)m->tag,
-	      bytes + RELAYD_DATA_HDR_SIZE, m->len - RELAYD_DATA_HDR_SIZE);
+	w->fn(w->arg, s, bytes + RELAYD_DATA_HDR_SIZE, m->len - RELAYD_DATA_HDR_SIZE, m->tag2);
 }
 
 void ust_relay_take_unsent(struct ust_relay *r,
 			   void (*fn)(void *arg, struct ust_relay_stream *s,
-				      const void *packet, size_t len),
+				      const void *packet, size_t len, uint64_t note),
 			   void *arg)
 {
 	struct unsent_walk w = { r, fn, arg };

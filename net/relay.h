@@ -76,6 +76,12 @@ struct ust_relay_index {
 	uint64_t packet_seq_num;
 };
 
+/*
+ * The index entry of a packet as ust writes them (ctf/format.h: our
+ * packet header, little endian).
+ */
+void ust_relay_index_of(const uint8_t *packet, struct ust_relay_index *ix);
+
 struct ust_relay_stats {
 	uint64_t packets_queued;	/* taken by send_packet */
 	uint64_t bytes_queued;		/* their bytes */
@@ -130,9 +136,14 @@ int ust_relay_streams_sent(struct ust_relay *r);
  */
 int ust_relay_send_metadata(struct ust_relay_stream *s, const void *text, size_t len);
 
-/* Send a whole CTF packet and its index entry. */
+/*
+ * Send a whole CTF packet and its index entry.  `note` is the caller's
+ * (the consumer: the packet's event count); the relay client adds them up
+ * per stream, so that ust_relay_stream_unconfirmed() can say how much of
+ * what left is not known stored yet.
+ */
 int ust_relay_send_packet(struct ust_relay_stream *s, const void *packet, size_t len,
-			  const struct ust_relay_index *index);
+			  const struct ust_relay_index *index, uint64_t note);
 
 /*
  * Live beacon: "no event in this stream up to `timestamp`" (a clock
@@ -154,6 +165,18 @@ int ust_relay_flush(struct ust_relay *r, int timeout_ms);
  */
 int ust_relay_data_pending(struct ust_relay_stream *s, int timeout_ms);
 
+/*
+ * Ask, without waiting, whether the relay stored everything sent on `s` so
+ * far (DATA_PENDING, answered in order with the other queued commands).
+ * When the answer is "stored", what was sent up to then counts as
+ * confirmed.  UST_RELAY_OK (nothing new to ask is OK too), FULL, BROKEN.
+ */
+int ust_relay_confirm(struct ust_relay_stream *s);
+
+/* Packets and notes sent on `s` that the relay has not confirmed stored. */
+void ust_relay_stream_unconfirmed(const struct ust_relay_stream *s, uint64_t *packets,
+				  uint64_t *notes);
+
 /* Barrier: every earlier command of the connection was handled.  Waits. */
 int ust_relay_quiescent(struct ust_relay_stream *s, int timeout_ms);
 
@@ -167,13 +190,15 @@ int ust_relay_quiescent(struct ust_relay_stream *s, int timeout_ms);
 int ust_relay_finish(struct ust_relay *r, int timeout_ms);
 
 /*
- * After a failure: give back each packet none of whose bytes left, so
- * that the caller can keep it elsewhere (the local trace).  Counted in
- * stats.packets_unsent; a packet cut in the middle is packets_cut.
+ * After a failure: give back, oldest first, each packet still queued, so
+ * that the caller can keep it elsewhere (the local trace).  `packet` is
+ * NULL for a packet cut in the middle (some of its bytes left: the relay
+ * has a broken end of file).  Counted in stats.packets_unsent and
+ * packets_cut.  They were never confirmed: see ust_relay_stream_unconfirmed.
  */
 void ust_relay_take_unsent(struct ust_relay *r,
 			   void (*fn)(void *arg, struct ust_relay_stream *s,
-				      const void *packet, size_t len),
+				      const void *packet, size_t len, uint64_t note),
 			   void *arg);
 
 void ust_relay_get_stats(const struct ust_relay *r, struct ust_relay_stats *st);

@@ -102,12 +102,14 @@ static void die(const char *fmt, ...)
 static struct replay *the_replay;
 
 /* A consumer keeps these in its local trace; here the stats count them. */
-static void count_unsent(void *arg, struct ust_relay_stream *s, const void *packet, size_t len)
+static void count_unsent(void *arg, struct ust_relay_stream *s, const void *packet, size_t len,
+			 uint64_t note)
 {
 	(void)arg;
 	(void)s;
 	(void)packet;
 	(void)len;
+	(void)note;
 }
 
 /* The connection broke: say why and what did not leave, exit 1. */
@@ -143,21 +145,14 @@ static void *read_all(const char *path, size_t *len)
 	return p;
 }
 
-/* The index entry of the packet at `p`, from its ust header (LE). */
+/* The size of the packet at `p` (0 if not a whole ust packet), its index. */
 static size_t packet_index(const uint8_t *p, size_t left, struct ust_relay_index *ix)
 {
 	const size_t hdr = UST_PACKET_HEADER_SIZE;
 
 	if (left < hdr || ctf_get_le32(p + UST_PACKET_OFF(magic)) != UST_CTF_MAGIC)
 		return 0;
-	ix->packet_size = ctf_get_le64(p + UST_PACKET_OFF(packet_size));
-	ix->content_size = ctf_get_le64(p + UST_PACKET_OFF(content_size));
-	ix->timestamp_begin = ctf_get_le64(p + UST_PACKET_OFF(timestamp_begin));
-	ix->timestamp_end = ctf_get_le64(p + UST_PACKET_OFF(timestamp_end));
-	ix->events_discarded = ctf_get_le64(p + UST_PACKET_OFF(events_discarded));
-	ix->stream_id = ctf_get_le32(p + UST_PACKET_OFF(stream_id));
-	ix->stream_instance_id = ctf_get_le64(p + UST_PACKET_OFF(stream_instance_id));
-	ix->packet_seq_num = ctf_get_le64(p + UST_PACKET_OFF(packet_seq_num));
+	ust_relay_index_of(p, ix);
 	if (ix->packet_size % 8 || ix->packet_size / 8 < hdr || ix->packet_size / 8 > left)
 		return 0;
 	return ix->packet_size / 8;
@@ -285,7 +280,7 @@ static void send_one(struct replay *rp, struct file *f, const struct ust_relay_i
 {
 	int ret;
 
-	while ((ret = ust_relay_send_packet(f->rs, f->bytes + f->at, len, ix)) == UST_RELAY_FULL) {
+	while ((ret = ust_relay_send_packet(f->rs, f->bytes + f->at, len, ix, 0)) == UST_RELAY_FULL) {
 		if (rp->drop_when_full) {
 			rp->dropped++;
 			break;
