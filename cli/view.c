@@ -372,6 +372,17 @@ static int view_run(int argc, const char **argv)
 	}
 	while (dirs[n])
 		n++;
+	if (n == 1 && strstr(dirs[0], "://")) {
+		/* a relay (doc/relayd.md): only its live port can be read */
+		if (o.live)
+			ret = view_live_relay(dirs[0], &o);
+		else {
+			cli_error("'%s' is a relay: follow a live session with --live, or read the relay's output directory",
+				  dirs[0]);
+			ret = UST_EXIT_USAGE;
+		}
+		goto out;
+	}
 	if (o.live) {
 		ret = view_live(dirs, n, &o);
 		goto out;
