@@ -252,7 +252,8 @@ int cd_relay_start(struct consumer *c, const char *url, const char *trace_name)
 	if (!rl->meta)
 		check_broken(c);
 	rl->next_confirm_ms = ust_net_now_ms() + CONFIRM_PERIOD_MS;
-	rl->next_live_ms = ust_net_now_ms();
+	/* the first live packets one period after the start, like lttng's timer */
+	rl->next_live_ms = ust_net_now_ms() + rl->session.live_timer_us / 1000;
 	return 0;
 }
 

@@ -151,3 +151,14 @@ wait_line() {
 	cat "$1"
 	fail "no line '$2' in $1"
 }
+
+# Wait (up to 10 s) for a consumer's summary in DIR: its trace is finished.
+wait_summary() {
+	local tries
+
+	for tries in $(seq 100); do
+		ls "$1"/*.summary >/dev/null 2>&1 && return 0
+		sleep 0.1
+	done
+	fail "no summary in $1 within 10 s"
+}
