@@ -106,22 +106,6 @@ static const char *fallback_dir(void)
 	return dir && *dir ? dir : UST_DEFAULT_OUTPUT;
 }
 
-/* The session from UST_RELAY_SESSION, else one of our own. */
-static int session_setup(struct cd_relay *rl, const struct consumer *c)
-{
-	const char *spec = getenv(UST_ENV_RELAY_SESSION);
-	char err[256];
-
-	if (spec && *spec) {
-		if (!ust_relay_session_parse(spec, &rl->session, err, sizeof(err)))
-			return 0;
-		fprintf(stderr, CONSUMER_NAME ": " UST_ENV_RELAY_SESSION ": %s; using a session of our own\n",
-			err);
-	}
-	/* One process alone: its own session, "ust-DATE-TIME" on the relay. */
-	return ust_relay_session_new(&rl->session, "ust", (uint64_t)c->shm.pid);
-}
-
 static struct relay_stream *sink_of(const struct consumer *c, const struct stream *s)
 {
 	return &c->relay->streams[s - c->streams];
@@ -237,7 +221,8 @@ int cd_relay_start(struct consumer *c, const char *url, const char *trace_name)
 		fall_back(c, err);
 		return 0;
 	}
-	if (session_setup(rl, c)) {
+	/* One process alone: its own session, "ust-DATE-TIME" on the relay. */
+	if (ust_relay_session_from_env(&rl->session, "ust", (uint64_t)c->shm.pid, CONSUMER_NAME)) {
 		fall_back(c, "no random bytes for a relay session");
 		return 0;
 	}

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "abi/env.h"
 #include "net/session.h"
 
 void ust_relay_name_sanitize(char *s)
@@ -147,4 +148,19 @@ int ust_relay_session_new(struct ust_relay_session *s, const char *name, uint64_
 		snprintf(s->hostname, sizeof(s->hostname), "unknown");
 	ust_relay_name_sanitize(s->hostname);
 	return 0;
+}
+
+int ust_relay_session_from_env(struct ust_relay_session *s, const char *name, uint64_t id,
+			       const char *who)
+{
+	const char *spec = getenv(UST_ENV_RELAY_SESSION);
+	char err[256];
+
+	if (spec && *spec) {
+		if (!ust_relay_session_parse(spec, s, err, sizeof(err)))
+			return 0;
+		fprintf(stderr, "%s: " UST_ENV_RELAY_SESSION ": %s; using a session of our own\n",
+			who, err);
+	}
+	return ust_relay_session_new(s, name, id);
 }

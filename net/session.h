@@ -32,6 +32,15 @@ int ust_relay_session_format(const struct ust_relay_session *s, char *buf, size_
  */
 int ust_relay_session_new(struct ust_relay_session *s, const char *name, uint64_t id);
 
+/*
+ * The session of a process streaming to a relay: UST_RELAY_SESSION
+ * (abi/env.h) when it is set and valid, else a new one named `name` with
+ * id `id`.  `who` prefixes the message saying a bad UST_RELAY_SESSION was
+ * ignored.  0, or -1 when no session could be made.
+ */
+int ust_relay_session_from_env(struct ust_relay_session *s, const char *name, uint64_t id,
+			       const char *who);
+
 /* Keep [A-Za-z0-9._-] of `s`, others become '_', no leading '.'. */
 void ust_relay_name_sanitize(char *s);
 
