@@ -64,5 +64,6 @@
 #define UST_SUMMARY_KEY_RELAY_KEPT	"relay_kept"	/* packets kept locally after a failure */
 #define UST_SUMMARY_KEY_RELAY_CUT	"relay_cut"	/* records in a packet cut by a failure */
 #define UST_SUMMARY_KEY_RELAY_ERROR	"relay_error"	/* why the trace fell back */
+#define UST_SUMMARY_KEY_RELAY_SNAPSHOT	"relay_snapshot" /* a snapshot sent: its place */
 
 #endif /* UST_ABI_CONSUMERD_H */

@@ -98,15 +98,15 @@ static int add_error(struct cli_trace_summary *t, const char *msg)
 	return 0;
 }
 
-/* Append snapshot `path` to the trace's list. */
-static int add_snapshot(struct cli_trace_summary *t, const char *path)
+/* Append snapshot `path` to a list of lines. */
+static int add_snapshot(char **list, const char *path)
 {
 	char *joined;
 
-	if (asprintf(&joined, "%s%s\n", t->snapshots ? t->snapshots : "", path) < 0)
+	if (asprintf(&joined, "%s%s\n", *list ? *list : "", path) < 0)
 		return -ENOMEM;
-	free(t->snapshots);
-	t->snapshots = joined;
+	free(*list);
+	*list = joined;
 	return 0;
 }
 
@@ -164,7 +164,9 @@ static int parse_line(struct cli_trace_summary *t, char *line)
 	if (!strcmp(line, UST_SUMMARY_KEY_ERROR))
 		return add_error(t, value);
 	if (!strcmp(line, UST_SUMMARY_KEY_SNAPSHOT))
-		return add_snapshot(t, value);
+		return add_snapshot(&t->snapshots, value);
+	if (!strcmp(line, UST_SUMMARY_KEY_RELAY_SNAPSHOT))
+		return add_snapshot(&t->relay_snapshots, value);
 	text = text_of(t, line);
 	if (text) {
 		free(*text);
@@ -282,6 +284,7 @@ void cli_summary_release(struct ust_summary *sum)
 		free(sum->traces[i].relay);
 		free(sum->traces[i].relay_path);
 		free(sum->traces[i].relay_error);
+		free(sum->traces[i].relay_snapshots);
 	}
 	free(sum->traces);
 	memset(sum, 0, sizeof(*sum));
@@ -374,6 +377,8 @@ static void print_trace(const struct cli_trace_summary *t, FILE *out)
 		print_relay(t, out);
 	for (p = t->snapshots; p && (nl = strchr(p, '\n')); p = nl + 1)
 		fprintf(out, "%s:     snapshot %.*s\n", cli_prog, (int)(nl - p), p);
+	for (p = t->relay_snapshots; p && (nl = strchr(p, '\n')); p = nl + 1)
+		fprintf(out, "%s:     snapshot on lttng-relayd: %.*s\n", cli_prog, (int)(nl - p), p);
 }
 
 void cli_summary_print(const struct ust_summary *sum, FILE *out,

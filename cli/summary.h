@@ -46,6 +46,7 @@ struct cli_trace_summary {
 	char *relay;		/* the URL */
 	char *relay_path;	/* HOST/SESSION/TRACE on the relay */
 	char *relay_error;	/* why the trace fell back to `dir`, NULL if not */
+	char *relay_snapshots;	/* "\n"-terminated places of snapshots sent, or NULL */
 	uint64_t relay_events;	/* records sent */
 	uint64_t relay_dropped;	/* records dropped: the network too slow */
 	uint64_t relay_unconfirmed; /* records sent, not confirmed stored */

@@ -119,6 +119,8 @@ void cd_sanitize_name(char *s);
 /* relay.c: the relay sink */
 struct cd_relay;
 bool cd_relay_wanted(const char *output);
+bool cd_relay_sink(const struct consumer *c);
+void cd_relay_snapshot(struct consumer *c, const char *dir);
 int cd_relay_start(struct consumer *c, const char *url, const char *trace_name);
 int cd_relay_metadata(struct consumer *c, const char *text, size_t len);
 void cd_relay_packet(struct consumer *c, struct stream *s, uint64_t n, const uint8_t *pkt,

@@ -270,7 +270,7 @@ int cd_output_file_metadata(struct consumer *c, const char *text, size_t len)
 
 int cd_output_metadata(struct consumer *c, const char *text, size_t len)
 {
-	if (c->relay)
+	if (cd_relay_sink(c))
 		return cd_relay_metadata(c, text, len);
 	return cd_output_file_metadata(c, text, len);
 }
@@ -310,7 +310,7 @@ void cd_output_file_packet(struct consumer *c, struct stream *s, const uint8_t *
 void cd_output_packet(struct consumer *c, struct stream *s, uint64_t n, const uint8_t *pkt,
 		      size_t len, uint64_t records, bool partial)
 {
-	if (c->relay)
+	if (cd_relay_sink(c))
 		cd_relay_packet(c, s, n, pkt, len, records, partial);
 	else if (!partial)
 		cd_output_file_packet(c, s, pkt, len, records);

@@ -73,6 +73,7 @@ struct relay_stream {
 
 struct cd_relay {
 	struct ust_relay *r;		/* NULL once fallen back */
+	bool snapshots_only;		/* flight recorder: the trace stays local */
 	struct ust_relay_url url;
 	struct ust_relay_session session;
 	char trace[128];		/* the trace's path in the session */
@@ -90,6 +91,7 @@ struct cd_relay {
 	uint64_t packets, events, dropped_full, dropped_full_events;
 	uint64_t unconfirmed_packets, unconfirmed_events;
 	uint64_t kept_packets, cut_packets, cut_events;
+	char *snapshot_lines;		/* "relay_snapshot=PATH\n" each */
 	char output_path[512];
 	char error[512];
 };
@@ -97,6 +99,11 @@ struct cd_relay {
 bool cd_relay_wanted(const char *output)
 {
 	return strstr(output, "://") != NULL;
+}
+
+bool cd_relay_sink(const struct consumer *c)
+{
+	return c->relay && !c->relay->snapshots_only;
 }
 
 static const char *fallback_dir(void)
@@ -171,6 +178,12 @@ static void fall_back(struct consumer *c, const char *why)
 		return;
 	rl->fell_back = true;
 	snprintf(rl->error, sizeof(rl->error), "%s", why);
+	if (rl->snapshots_only) {
+		fprintf(stderr, CONSUMER_NAME ": %s; snapshots stay in %s\n", why, rl->fallback_dir);
+		ust_relay_close(rl->r);
+		rl->r = NULL;
+		return;
+	}
 	if (cd_output_create_trace_dir(c, rl->fallback_dir, c->shm.procname, c->shm.pid)) {
 		fprintf(stderr, CONSUMER_NAME ": %s; and no trace directory either: the trace is lost\n",
 			why);
@@ -215,6 +228,19 @@ int cd_relay_start(struct consumer *c, const char *url, const char *trace_name)
 	snprintf(rl->trace, sizeof(rl->trace), "%s", trace_name);
 	if (!rl->streams || !rl->piece || !rl->fallback_dir)
 		return -ENOMEM;
+	/*
+	 * Flight recorder: snapshots read the trace's streamed channels back
+	 * from its directory, so the trace stays local; each snapshot goes to
+	 * the relay once written (cd_relay_snapshot()).
+	 */
+	rl->snapshots_only = c->shm.chan[0].mode == UST_MODE_FLIGHT;
+	if (rl->snapshots_only) {
+		int ret = cd_output_create_trace_dir(c, rl->fallback_dir, c->shm.procname,
+						     c->shm.pid);
+
+		if (ret)
+			return ret;
+	}
 	if (ust_relay_url_parse(url, &rl->url, err, sizeof(err))) {
 		fprintf(stderr, CONSUMER_NAME ": invalid relay URL '%s': %s\n", url, err);
 		snprintf(err, sizeof(err), "invalid relay URL '%s'", url);
@@ -233,6 +259,8 @@ int cd_relay_start(struct consumer *c, const char *url, const char *trace_name)
 	}
 	snprintf(rl->output_path, sizeof(rl->output_path), "%s/%s",
 		 ust_relay_output_path(rl->r), rl->trace);
+	if (rl->snapshots_only)
+		return 0;
 	rl->meta = ust_relay_add_stream(rl->r, rl->trace, "metadata");
 	if (!rl->meta)
 		check_broken(c);
@@ -555,6 +583,34 @@ void cd_relay_finish(struct consumer *c)
 	rl->r = NULL;
 }
 
+/* A snapshot written in `dir`: to the relay too, as the trace of its name. */
+void cd_relay_snapshot(struct consumer *c, const char *dir)
+{
+	struct cd_relay *rl = c->relay;
+	const char *base = strrchr(dir, '/');
+	uint64_t packets;
+	char *lines;
+	int ret;
+
+	if (!rl || !rl->r)
+		return;
+	base = base ? base + 1 : dir;
+	ret = ust_relay_send_dir(rl->r, dir, base, RELAY_TIMEOUT_MS, &packets);
+	if (ret) {
+		fall_back(c, ret < 0 ? strerror(-ret) : rl->r && ust_relay_broken(rl->r) ?
+			  ust_relay_error(rl->r) : "lttng-relayd took nothing for 3 s");
+		return;
+	}
+	if (asprintf(&lines, "%s" UST_SUMMARY_KEY_RELAY_SNAPSHOT "=%s/%s\n",
+		     rl->snapshot_lines ? rl->snapshot_lines : "", ust_relay_output_path(rl->r),
+		     base) < 0)
+		return;
+	free(rl->snapshot_lines);
+	rl->snapshot_lines = lines;
+	fprintf(stderr, CONSUMER_NAME ": snapshot %s sent to lttng-relayd at %s (%" PRIu64 " packets)\n",
+		dir, rl->url.ctrl.text, packets);
+}
+
 /* The summary's relay lines (abi/consumerd.h); "" when not streaming. */
 char *cd_relay_summary(const struct consumer *c)
 {
@@ -563,6 +619,13 @@ char *cd_relay_summary(const struct consumer *c)
 
 	if (!rl)
 		return strdup("");
+	if (rl->snapshots_only) {
+		if (asprintf(&text, "%s%s%s%s", rl->snapshot_lines ? rl->snapshot_lines : "",
+			     rl->error[0] ? UST_SUMMARY_KEY_ERROR "=" : "", rl->error,
+			     rl->error[0] ? "\n" : "") < 0)
+			return NULL;
+		return text;
+	}
 	if (asprintf(&text,
 		     UST_SUMMARY_KEY_RELAY "=%s\n"
 		     UST_SUMMARY_KEY_RELAY_PATH "=%s\n"
@@ -591,6 +654,7 @@ void cd_relay_release(struct consumer *c)
 	free(rl->piece);
 	free(rl->meta_text);
 	free(rl->fallback_dir);
+	free(rl->snapshot_lines);
 	free(rl);
 	c->relay = NULL;
 }

@@ -203,6 +203,16 @@ void ust_relay_take_unsent(struct ust_relay *r,
 
 void ust_relay_get_stats(const struct ust_relay *r, struct ust_relay_stats *st);
 
+/*
+ * Send the finished CTF trace in directory `dir` (ust's packets: metadata
+ * and stream files) as the trace `path` of the session, waiting while the
+ * queues are full (at most timeout_ms each time).  *packets: how many
+ * left.  UST_RELAY_OK, UST_RELAY_FULL (the relay took nothing that long),
+ * UST_RELAY_BROKEN, or a negative errno for the directory (net/relay-dir.c).
+ */
+int ust_relay_send_dir(struct ust_relay *r, const char *dir, const char *path, int timeout_ms,
+		       uint64_t *packets);
+
 /* Name of the stream's file, "PATH/CHANNEL", for messages. */
 const char *ust_relay_stream_name(const struct ust_relay_stream *s);
 
