@@ -59,7 +59,6 @@
 #define UST_SUMMARY_KEY_RELAY_PATH	"relay_path"	/* HOST/SESSION/TRACE on the relay */
 #define UST_SUMMARY_KEY_RELAY_PACKETS	"relay_packets"	/* packets sent */
 #define UST_SUMMARY_KEY_RELAY_EVENTS	"relay_events"	/* records in them */
-#define UST_SUMMARY_KEY_RELAY_DROPPED	"relay_dropped"	/* records dropped: network too slow */
 #define UST_SUMMARY_KEY_RELAY_UNCONFIRMED "relay_unconfirmed" /* records sent, not confirmed stored */
 #define UST_SUMMARY_KEY_RELAY_KEPT	"relay_kept"	/* packets kept locally after a failure */
 #define UST_SUMMARY_KEY_RELAY_CUT	"relay_cut"	/* records in a packet cut by a failure */

@@ -125,8 +125,6 @@ static uint64_t *counter_of(struct cli_trace_summary *t, const char *key)
 		return &t->bytes;
 	if (!strcmp(key, UST_SUMMARY_KEY_RELAY_EVENTS))
 		return &t->relay_events;
-	if (!strcmp(key, UST_SUMMARY_KEY_RELAY_DROPPED))
-		return &t->relay_dropped;
 	if (!strcmp(key, UST_SUMMARY_KEY_RELAY_UNCONFIRMED))
 		return &t->relay_unconfirmed;
 	if (!strcmp(key, UST_SUMMARY_KEY_RELAY_KEPT))
@@ -324,8 +322,7 @@ static void print_totals(const struct ust_summary *sum, FILE *out,
 
 	for (i = 0; i < sum->nr; i++) {
 		events += sum->traces[i].events;
-		lost += sum->traces[i].lost + sum->traces[i].relay_dropped +
-			sum->traces[i].relay_cut;
+		lost += sum->traces[i].lost + sum->traces[i].relay_cut;
 		buffers += sum->traces[i].lost;
 		bytes += sum->traces[i].bytes;
 		dropped += sum->traces[i].packets_dropped;
@@ -347,9 +344,6 @@ static void print_totals(const struct ust_summary *sum, FILE *out,
  */
 static void print_relay(const struct cli_trace_summary *t, FILE *out)
 {
-	if (t->relay_dropped)
-		fprintf(out, "%s:     %" PRIu64 " event%s dropped: the network was slower than the program\n",
-			cli_prog, t->relay_dropped, plural(t->relay_dropped));
 	if (t->relay_error)
 		fprintf(out, "%s:     relay failed: %s; %" PRIu64 " event%s went to %s before, "
 			"%" PRIu64 " packet%s given back kept here, %" PRIu64 " event%s cut\n",
@@ -363,7 +357,7 @@ static void print_relay(const struct cli_trace_summary *t, FILE *out)
 
 static void print_trace(const struct cli_trace_summary *t, FILE *out)
 {
-	uint64_t lost = t->lost + t->relay_dropped + t->relay_cut;
+	uint64_t lost = t->lost + t->relay_cut;
 	bool streamed = t->relay && !t->relay_error;
 	const char *p, *nl;
 

@@ -48,7 +48,6 @@ struct cli_trace_summary {
 	char *relay_error;	/* why the trace fell back to `dir`, NULL if not */
 	char *relay_snapshots;	/* "\n"-terminated places of snapshots sent, or NULL */
 	uint64_t relay_events;	/* records sent */
-	uint64_t relay_dropped;	/* records dropped: the network too slow */
 	uint64_t relay_unconfirmed; /* records sent, not confirmed stored */
 	uint64_t relay_kept;	/* packets written to `dir` instead */
 	uint64_t relay_cut;	/* records in a packet cut by the failure */

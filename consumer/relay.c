@@ -8,13 +8,15 @@
  * PROC-PID-DATE-TIME, with the streams "metadata" and "<channel>_<cpu>".
  * Streams are added on their first packet.
  *
- * The consumer never waits long for the network: sends are queued in
- * front of the sockets (net/outq.h) and the queues are pumped every tick.
- * What the queues refuse (the network is slower than the tracer) is
- * handled like a slow disk: the packet is dropped and counted, and the
- * ring buffer's own rules (discard, overwrite, blocking) decide what
- * happens to the next events.  The few waited-for exchanges (adding a
- * stream, the end) are bounded by RELAY_TIMEOUT_MS.
+ * The network is a disk that may be slow: sends are queued in front of the
+ * sockets (net/outq.h) and the queues are pumped every tick; when they are
+ * full the consumer waits for room, as it waits for a slow disk, so the
+ * sub-buffers it has not read yet stay in the ring buffer, whose own rules
+ * (discard, overwrite, blocking) decide what happens to the next events,
+ * counted in the trace itself.  A relay that takes nothing for
+ * RELAY_TIMEOUT_MS is given up (falling back, below), as is one that does
+ * not answer an exchange waited for (adding a stream, the end) in that
+ * time.
  *
  * Falling back: when the relay cannot be reached at start, or the
  * connection breaks later, the trace goes on in a trace directory under
@@ -88,9 +90,9 @@ struct cd_relay {
 	int64_t next_live_ms;
 	uint8_t *piece;			/* a piece being built */
 	/* for the summary */
-	uint64_t packets, events, dropped_full, dropped_full_events;
+	uint64_t packets, events;
 	uint64_t unconfirmed_packets, unconfirmed_events;
-	uint64_t kept_packets, cut_packets, cut_events;
+	uint64_t kept_packets, kept_events, cut_packets, cut_events;
 	char *snapshot_lines;		/* "relay_snapshot=PATH\n" each */
 	char output_path[512];
 	char error[512];
@@ -140,6 +142,7 @@ static void keep_unsent(void *arg, struct ust_relay_stream *rs, const void *pack
 			return;
 		}
 		c->relay->kept_packets++;
+		c->relay->kept_events += records;
 		c->relay->packets--;
 		c->relay->events -= records;
 		c->stats.packets--;
@@ -197,7 +200,7 @@ static void fall_back(struct consumer *c, const char *why)
 		count_unconfirmed(c);
 		/* what was given back or cut is not unconfirmed but accounted */
 		rl->unconfirmed_packets -= rl->kept_packets + rl->cut_packets;
-		rl->unconfirmed_events -= rl->cut_events;
+		rl->unconfirmed_events -= rl->kept_events + rl->cut_events;
 		ust_relay_close(rl->r);
 		rl->r = NULL;
 	}
@@ -333,13 +336,16 @@ static void send_one(struct consumer *c, struct stream *s, struct relay_stream *
 	}
 	ust_relay_index_of(pkt, &ix);
 	rs->ctf_stream_id = ix.stream_id;
-	ret = ust_relay_send_packet(rs->rs, pkt, len, &ix, records);
-	if (ret == UST_RELAY_FULL) {
-		/* a slow network, as a slow disk: this packet is lost, and counted */
-		rl->dropped_full++;
-		rl->dropped_full_events += records;
-		c->stats.packets_unwritten++;
-		return;
+	while ((ret = ust_relay_send_packet(rs->rs, pkt, len, &ix, records)) == UST_RELAY_FULL) {
+		/* a slow network, as a slow disk: wait while it takes something */
+		ret = ust_relay_wait_room(rl->r, len, RELAY_TIMEOUT_MS);
+		if (ret == UST_RELAY_FULL) {
+			fall_back(c, "lttng-relayd took nothing for 3 s");
+			cd_output_file_packet(c, s, pkt, len, records);
+			return;
+		}
+		if (ret)
+			break;
 	}
 	if (ret == UST_RELAY_BROKEN) {
 		fall_back(c, ust_relay_error(rl->r));
@@ -631,12 +637,11 @@ char *cd_relay_summary(const struct consumer *c)
 		     UST_SUMMARY_KEY_RELAY_PATH "=%s\n"
 		     UST_SUMMARY_KEY_RELAY_PACKETS "=%" PRIu64 "\n"
 		     UST_SUMMARY_KEY_RELAY_EVENTS "=%" PRIu64 "\n"
-		     UST_SUMMARY_KEY_RELAY_DROPPED "=%" PRIu64 "\n"
 		     UST_SUMMARY_KEY_RELAY_UNCONFIRMED "=%" PRIu64 "\n"
 		     UST_SUMMARY_KEY_RELAY_KEPT "=%" PRIu64 "\n"
 		     UST_SUMMARY_KEY_RELAY_CUT "=%" PRIu64 "\n%s%s%s",
 		     rl->url.ctrl.text, rl->output_path, rl->packets, rl->events,
-		     rl->dropped_full_events, rl->unconfirmed_events, rl->kept_packets,
+		     rl->unconfirmed_events, rl->kept_packets,
 		     rl->cut_events, rl->error[0] ? UST_SUMMARY_KEY_RELAY_ERROR "=" : "",
 		     rl->error, rl->error[0] ? "\n" : "") < 0)
 		return NULL;

@@ -85,23 +85,23 @@ static int msgs_room(struct ust_outq *q)
 static int queue_rest(struct ust_outq *q, uint64_t tag, uint64_t tag2,
 		      const struct iovec *iov, int iovcnt, size_t skip)
 {
-	size_t total = iov_total(iov, iovcnt), len;
+	size_t keep = iov_total(iov, iovcnt) - skip, len, from = skip;
 	int i;
 
-	if (bytes_room(q, total - skip) || msgs_room(q))
+	if (bytes_room(q, keep) || msgs_room(q))
 		return -ENOMEM;
 	for (i = 0; i < iovcnt; i++) {
 		len = iov[i].iov_len;
-		if (skip >= len) {
-			skip -= len;
+		if (from >= len) {
+			from -= len;
 			continue;
 		}
-		memcpy(q->buf + q->tail, (const uint8_t *)iov[i].iov_base + skip, len - skip);
-		q->tail += len - skip;
-		skip = 0;
+		memcpy(q->buf + q->tail, (const uint8_t *)iov[i].iov_base + from, len - from);
+		q->tail += len - from;
+		from = 0;
 	}
 	q->msgs[q->first + q->nr++] = (struct ust_outq_msg){
-		.tag = tag, .tag2 = tag2, .len = total - skip, .partly_sent = skip > 0,
+		.tag = tag, .tag2 = tag2, .len = keep, .partly_sent = skip > 0,
 	};
 	return 0;
 }

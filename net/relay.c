@@ -471,6 +471,38 @@ static int ctrl_drain(struct ust_relay *r, int64_t deadline)
 	return ret;
 }
 
+/* Bytes and answers still owed: what progress makes smaller. */
+static size_t backlog(const struct ust_relay *r)
+{
+	return ust_outq_bytes(&r->data_q) + ust_outq_bytes(&r->ctrl_q) + r->exp_nr;
+}
+
+static bool packet_fits(const struct ust_relay *r, size_t len)
+{
+	return ust_outq_fits(&r->data_q, RELAYD_DATA_HDR_SIZE + len) &&
+	       ust_outq_fits(&r->ctrl_q, RELAYD_CTRL_HDR_SIZE + RELAYD_INDEX_SIZE);
+}
+
+int ust_relay_wait_room(struct ust_relay *r, size_t len, int stall_ms)
+{
+	int64_t deadline = ust_net_deadline(stall_ms);
+	size_t before = SIZE_MAX, now;
+
+	for (;;) {
+		if (ust_relay_pump(r))
+			return UST_RELAY_BROKEN;
+		if (packet_fits(r, len))
+			return UST_RELAY_OK;
+		now = backlog(r);
+		if (now < before)
+			deadline = ust_net_deadline(stall_ms);	/* it moves: wait on */
+		before = now;
+		if (!ust_net_left_ms(deadline))
+			return UST_RELAY_FULL;
+		wait_sockets(r, true, deadline);
+	}
+}
+
 int ust_relay_flush(struct ust_relay *r, int timeout_ms)
 {
 	return drain(r, true, ust_net_deadline(timeout_ms));
@@ -650,8 +682,7 @@ int ust_relay_send_packet(struct ust_relay_stream *s, const void *packet, size_t
 		return fail(r, "bad packet for %s (%zu bytes, packet_size %llu bits)", s->name,
 			    len, (unsigned long long)index->packet_size);
 	/* Both or neither: a packet without its index is invisible live. */
-	if (!ust_outq_fits(&r->data_q, sizeof(hdr) + len) ||
-	    !ust_outq_fits(&r->ctrl_q, RELAYD_CTRL_HDR_SIZE + RELAYD_INDEX_SIZE)) {
+	if (!packet_fits(r, len)) {
 		r->stats.packets_full++;
 		return UST_RELAY_FULL;
 	}

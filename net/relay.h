@@ -156,6 +156,13 @@ int ust_relay_send_beacon(struct ust_relay_stream *s, uint64_t timestamp,
 /* Move queued bytes and read answers, without waiting. */
 int ust_relay_pump(struct ust_relay *r);
 
+/*
+ * Wait until a packet of `len` bytes (and its index) fits in the queues,
+ * as a writer waits for a slow disk: as long as the relay takes something,
+ * however slowly; UST_RELAY_FULL when it took nothing for `stall_ms`.
+ */
+int ust_relay_wait_room(struct ust_relay *r, size_t len, int stall_ms);
+
 /* Everything queued sent and answered, or the timeout: OK, FULL (late), BROKEN. */
 int ust_relay_flush(struct ust_relay *r, int timeout_ms);
 

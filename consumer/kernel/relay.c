@@ -10,8 +10,10 @@
  * relay cannot be reached or goes away, the packets the relay client gave
  * back and everything after them are written there as without a relay.
  * When nothing fell back, DIR/kernel is removed at the end (its stream
- * files are empty).  Packets the send queues refuse (a network slower
- * than the kernel) are dropped and counted, as the consumer does.  Each
+ * files are empty).  When the send queues are full (a network slower than
+ * the kernel) it waits, as for a slow disk: the ftrace rings keep what is
+ * not read yet and count what they lose; a relay that takes nothing for
+ * 3 s is given up.  Each
  * pass flushes every CPU's packet, so live viewers follow without pieces;
  * a CPU with nothing new gets a beacon.
  */
@@ -40,7 +42,7 @@ struct kd_relay {
 	uint64_t *seq_seen;		/* per CPU: packets at the last pass */
 	bool unpublished;
 	bool fell_back;
-	uint64_t dropped_events;
+	uint64_t cut_events;		/* in a packet cut by a failure */
 	char path[512];			/* the trace on the relay */
 };
 
@@ -123,7 +125,7 @@ static void keep_unsent(void *arg, struct ust_relay_stream *rs, const void *pack
 		if (packet)
 			kd_packet_write_local(kd, &kd->streams[cpu], packet, len);
 		else
-			kd->relay->dropped_events += events;
+			kd->relay->cut_events += events;
 		return;
 	}
 }
@@ -133,13 +135,13 @@ static void fall_back(struct kerneld *kd, const char *why)
 	struct kd_relay *rl = kd->relay;
 
 	rl->fell_back = true;
-	fprintf(stderr, "ust record: kernel events: %s; the kernel trace goes to %s\n", why,
-		kd->dir_path ? kd->dir_path : "DIR/kernel");
-	if (!rl->r)
-		return;
-	ust_relay_take_unsent(rl->r, keep_unsent, kd);
-	ust_relay_close(rl->r);
-	rl->r = NULL;
+	if (rl->r) {
+		ust_relay_take_unsent(rl->r, keep_unsent, kd);
+		ust_relay_close(rl->r);
+		rl->r = NULL;
+	}
+	fprintf(stderr, "ust record: kernel events: %s; the kernel trace goes on in %s (%" PRIu64
+		" events cut)\n", why, kd->dir_path ? kd->dir_path : "DIR/kernel", rl->cut_events);
 }
 
 int kd_relay_packet(struct kerneld *kd, struct kstream *s, uint64_t events)
@@ -163,13 +165,19 @@ int kd_relay_packet(struct kerneld *kd, struct kstream *s, uint64_t events)
 		rl->unpublished = true;
 	}
 	ust_relay_index_of(s->pkt, &ix);
-	ret = ust_relay_send_packet(*rs, s->pkt, s->len, &ix, events);
+	while ((ret = ust_relay_send_packet(*rs, s->pkt, s->len, &ix, events)) == UST_RELAY_FULL) {
+		ret = ust_relay_wait_room(rl->r, s->len, RELAY_TIMEOUT_MS);
+		if (ret == UST_RELAY_FULL) {
+			fall_back(kd, "lttng-relayd took nothing for 3 s");
+			return 0;
+		}
+		if (ret)
+			break;
+	}
 	if (ret == UST_RELAY_BROKEN) {
 		fall_back(kd, ust_relay_error(rl->r));
 		return 0;
 	}
-	if (ret == UST_RELAY_FULL)
-		rl->dropped_events += events;
 	return 1;
 }
 
@@ -250,8 +258,7 @@ void kd_relay_finish(struct kerneld *kd, uint64_t events, uint64_t lost)
 	if (ret == UST_RELAY_OK && rl->session.live_timer_us)
 		usleep(LINGER_MS * 1000);
 	fprintf(stderr, "ust record: kernel trace on lttng-relayd at %s: %s: %" PRIu64 " events, %" PRIu64
-		" lost", rl->url.ctrl.text, rl->path, events - rl->dropped_events,
-		lost + rl->dropped_events);
+		" lost", rl->url.ctrl.text, rl->path, events, lost);
 	if (unconfirmed)
 		fprintf(stderr, ", %" PRIu64 " not confirmed stored", unconfirmed);
 	fputc('\n', stderr);

@@ -146,6 +146,7 @@ END_TEST
 struct seen {
 	uint64_t tags[16];
 	size_t lens[16];
+	bool partly[16];
 	int n;
 };
 
@@ -157,6 +158,7 @@ static void note(void *arg, const struct ust_outq_msg *m, const uint8_t *bytes)
 	if (!m->partly_sent)
 		ck_assert_uint_eq(bytes[0], (uint8_t)m->tag);
 	s->tags[s->n] = m->tag;
+	s->partly[s->n] = m->partly_sent;
 	s->lens[s->n++] = m->len;
 }
 
@@ -182,6 +184,34 @@ START_TEST(outq_gives_back_unsent)
 	ck_assert_uint_eq(seen.lens[1], 200);
 	ck_assert(ust_outq_empty(&q));
 	ust_outq_release(&q);
+}
+END_TEST
+
+/* A message the socket took part of: the rest is queued, and said so. */
+START_TEST(outq_partly_sent)
+{
+	static uint8_t big[1 << 20];
+	struct iovec iov = { big, sizeof(big) };
+	struct seen seen = { .n = 0 };
+	struct ust_outq q;
+	int sv[2];
+	size_t queued;
+
+	pair(sv);
+	memset(big, 5, sizeof(big));
+	ust_outq_init(&q, 1 << 10);
+	ck_assert_int_eq(ust_outq_push(&q, sv[0], 5, 42, &iov, 1), 0);
+	queued = ust_outq_bytes(&q);
+	ck_assert_uint_gt(queued, 0);
+	ck_assert_uint_lt(queued, sizeof(big));
+	ust_outq_each_unsent(&q, note, &seen);
+	ck_assert_int_eq(seen.n, 1);
+	ck_assert_uint_eq(seen.tags[0], 5);
+	ck_assert_uint_eq(seen.lens[0], queued);
+	ck_assert(seen.partly[0]);
+	ust_outq_release(&q);
+	close(sv[0]);
+	close(sv[1]);
 }
 END_TEST
 
@@ -214,6 +244,7 @@ static Suite *net_suite(void)
 	tcase_add_test(tc, send_to_closed_peer);
 	tcase_add_test(tc, outq_direct_then_queued);
 	tcase_add_test(tc, outq_gives_back_unsent);
+	tcase_add_test(tc, outq_partly_sent);
 	tcase_add_test(tc, outq_broken_socket);
 	suite_add_tcase(s, tc);
 	return s;
