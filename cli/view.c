@@ -46,7 +46,8 @@ static const struct poptOption view_options[] = {
 	  "print times in UTC instead of local time", NULL },
 	{ "live", '\0', POPT_ARG_NONE, NULL, OPT_LIVE,
 	  "follow the traces while they are written (ust record or UST_TRACE), "
-	  "in time order, until the session ends", NULL },
+	  "in time order, until the session ends; or, instead of DIR, a live "
+	  "session on lttng-relayd: net://RELAY[:PORT]/host/HOSTNAME/SESSION", NULL },
 	{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, "show this help", NULL },
 	POPT_TABLEEND
 };
