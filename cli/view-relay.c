@@ -34,6 +34,13 @@
 #define RELAY_TIMEOUT_MS	5000	/* each answer of the relay */
 #define ATTACH_WAIT_MS		10000	/* for the session to be listed */
 #define PASS_PERIOD_MS		200	/* between two printing passes */
+/*
+ * A process that starts later has a relay session of its own, attached
+ * within the viewer's relisting period (net/live.c), and its first events
+ * may be older than the newest ones of the streams already followed:
+ * nothing newer than this before the newest known is printed.
+ */
+#define LATE_SESSION_GRACE_NS	1000000000
 
 struct relay_view {
 	struct ust_live_url url;
@@ -115,11 +122,11 @@ static const struct rd_stream *reader_stream(const struct rd_reader *r, const ch
 /*
  * What may be printed: nothing at or after the time some stream not
  * ended yet is complete to; nothing at all while such a stream has told
- * nothing yet.
+ * nothing yet; nothing within the grace of the newest time known.
  */
 static void relay_limit(struct rd_reader *r, const struct ust_live_dir *d)
 {
-	int64_t limit = INT64_MAX, ns;
+	int64_t limit = INT64_MAX, newest = INT64_MIN, ns;
 	size_t i;
 
 	for (i = 0; i < ust_live_dir_nr_streams(d); i++) {
@@ -136,7 +143,11 @@ static void relay_limit(struct rd_reader *r, const struct ust_live_dir *d)
 		ns = rd_clock_ns(&rd_trace_metadata(rd_stream_trace(st))->clock, s->complete_to);
 		if (ns < limit)
 			limit = ns;
+		if (ns > newest)
+			newest = ns;
 	}
+	if (newest != INT64_MIN && newest - LATE_SESSION_GRACE_NS < limit)
+		limit = newest - LATE_SESSION_GRACE_NS;
 	if (limit != INT64_MAX)
 		rd_reader_set_limit(r, limit);
 }

@@ -44,8 +44,16 @@ struct ust_live_viewer {
 	size_t nr_streams;
 	uint8_t *buf;			/* packet and metadata answers */
 	size_t buf_cap;
+	/* the sessions asked for: relisted now and then, for late ones */
+	char want_host[65];
+	char want_name[256];
+	bool from_start;
+	int64_t next_list_ms;
 	char error[1024];
 };
+
+/* How often the relay is asked again for the sessions of that name. */
+#define RELIST_PERIOD_MS	250
 
 __attribute__((format(printf, 2, 3)))
 static int fail(struct ust_live_viewer *v, const char *fmt, ...)
@@ -311,19 +319,32 @@ static int attach_one(struct ust_live_viewer *v, const struct ust_live_session_i
 	return 1;
 }
 
-int ust_live_attach(struct ust_live_viewer *v, const char *hostname, const char *session,
-		    bool from_start)
+static bool attached_to(const struct ust_live_viewer *v, uint64_t id)
+{
+	size_t i;
+
+	for (i = 0; i < v->nr_sessions; i++) {
+		if (v->sessions[i].id == id)
+			return true;
+	}
+	return false;
+}
+
+/* Attach every listed session of the wanted host and name not attached yet. */
+static int attach_wanted(struct ust_live_viewer *v)
 {
 	struct ust_live_session_info *list;
 	size_t n, i;
 	int attached = 0, one;
 
+	v->next_list_ms = ust_net_now_ms() + RELIST_PERIOD_MS;
 	if (ust_live_list(v, &list, &n))
 		return -1;
 	for (i = 0; i < n; i++) {
-		if (strcmp(list[i].hostname, hostname) || strcmp(list[i].name, session))
+		if (strcmp(list[i].hostname, v->want_host) || strcmp(list[i].name, v->want_name) ||
+		    attached_to(v, list[i].id))
 			continue;
-		one = attach_one(v, &list[i], from_start);
+		one = attach_one(v, &list[i], v->from_start);
 		if (one < 0) {
 			attached = -1;
 			break;
@@ -332,6 +353,15 @@ int ust_live_attach(struct ust_live_viewer *v, const char *hostname, const char 
 	}
 	free(list);
 	return attached;
+}
+
+int ust_live_attach(struct ust_live_viewer *v, const char *hostname, const char *session,
+		    bool from_start)
+{
+	snprintf(v->want_host, sizeof(v->want_host), "%s", hostname);
+	snprintf(v->want_name, sizeof(v->want_name), "%s", session);
+	v->from_start = from_start;
+	return attach_wanted(v);
 }
 
 /* ---- one round ------------------------------------------------------------- */
@@ -570,6 +600,9 @@ int ust_live_poll(struct ust_live_viewer *v, const struct ust_live_sink *sink,
 	size_t i;
 
 	*progress = false;
+	/* a process that started late has a relay session of its own */
+	if (v->want_name[0] && ust_net_now_ms() >= v->next_list_ms && attach_wanted(v) < 0)
+		return -1;
 	for (i = 0; i < v->nr_sessions; i++) {
 		if (!v->sessions[i].closed && new_streams(v, &v->sessions[i]))
 			return -1;

@@ -87,7 +87,8 @@ int ust_live_list(struct ust_live_viewer *v, struct ust_live_session_info **sess
  * start of the trace, or (from_start false) from its next packets, as
  * babeltrace2 does.  Returns how many were attached (0: none listed
  * yet, the caller may try again), or -1.  The streams go to the sink at
- * the next ust_live_poll().
+ * the next ust_live_poll(), which also attaches, every 250 ms, sessions
+ * of that name listed later (a process that started later).
  */
 int ust_live_attach(struct ust_live_viewer *v, const char *hostname, const char *session,
 		    bool from_start);

@@ -183,12 +183,15 @@ int kd_relay_packet(struct kerneld *kd, struct kstream *s, uint64_t events)
 
 /*
  * After each pass: move what is queued, publish new streams, and (live)
- * say of each CPU that sent nothing that it is quiet up to its last
- * event, the time the ring was read up to.
+ * say of each CPU that sent nothing that it is quiet: its ring was read
+ * empty just now, so up to one live period ago at least (the instance's
+ * trace_clock is the session clock, tracefs.c), and never before its last
+ * event.
  */
 void kd_relay_pass_end(struct kerneld *kd)
 {
 	struct kd_relay *rl = kd->relay;
+	uint64_t now, margin, quiet;
 	unsigned int cpu;
 
 	if (!kd_relay_active(kd))
@@ -204,11 +207,14 @@ void kd_relay_pass_end(struct kerneld *kd)
 			return;
 		}
 	}
+	now = ust__clock_read(kd->clock.kind);
+	margin = (uint64_t)((double)rl->session.live_timer_us * 1e-6 * (double)kd->clock.freq);
 	for (cpu = 0; cpu < kd->nr_cpus && rl->session.live_timer_us; cpu++) {
 		struct kstream *s = &kd->streams[cpu];
 
+		quiet = now > margin && now - margin > s->last_ts ? now - margin : s->last_ts;
 		if (rl->streams[cpu] && s->seq == rl->seq_seen[cpu] &&
-		    ust_relay_send_beacon(rl->streams[cpu], s->last_ts, 0) == UST_RELAY_BROKEN) {
+		    ust_relay_send_beacon(rl->streams[cpu], quiet, 0) == UST_RELAY_BROKEN) {
 			fall_back(kd, ust_relay_error(rl->r));
 			return;
 		}
