@@ -122,34 +122,34 @@ static struct relay_stream *sink_of(const struct consumer *c, const struct strea
 
 /* ---- falling back to the trace directory ------------------------------ */
 
-/* A packet the relay client gave back: into the local stream file. */
+/*
+ * A packet the relay client gave back (NULL: cut in the middle): no
+ * longer counted as sent; into the local stream file when whole.
+ */
 static void keep_unsent(void *arg, struct ust_relay_stream *rs, const void *packet,
 			size_t len, uint64_t records)
 {
 	struct consumer *c = arg;
+	struct cd_relay *rl = c->relay;
 	unsigned int i;
 
-	for (i = 0; i < c->nr_streams; i++) {
-		if (c->relay->streams[i].rs != rs)
-			continue;
-		if (!packet) {
-			c->relay->cut_packets++;
-			c->relay->cut_events += records;
-			c->relay->packets--;
-			c->relay->events -= records;
-			c->stats.packets--;
-			c->stats.events -= records;
-			return;
-		}
-		c->relay->kept_packets++;
-		c->relay->kept_events += records;
-		c->relay->packets--;
-		c->relay->events -= records;
-		c->stats.packets--;
-		c->stats.events -= records;
-		cd_output_file_packet(c, &c->streams[i], packet, len, records);
+	for (i = 0; i < c->nr_streams && rl->streams[i].rs != rs; i++)
+		;
+	if (i == c->nr_streams)
+		return;
+	rl->packets--;
+	rl->events -= records;
+	c->stats.packets--;
+	c->stats.events -= records;
+	if (!packet) {
+		rl->cut_packets++;
+		rl->cut_events += records;
 		return;
 	}
+	rl->kept_packets++;
+	rl->kept_events += records;
+	c->stats.bytes -= len;
+	cd_output_file_packet(c, &c->streams[i], packet, len, records);
 }
 
 /* What left and was never confirmed stored: counted for the summary. */
