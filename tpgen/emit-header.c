@@ -15,6 +15,7 @@
  * would be a second load and branch on every disabled call.
  */
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -332,8 +333,17 @@ static size_t printed(int n, size_t start)
  * int where C makes it so, when no label is negative): sdt.h's C++ side
  * takes every enum type for unsigned.  A float or double goes as its
  * bits, an unsigned integer of its size: bcc's parser of sdt operands
- * (bpftrace's) refuses sdt.h's floating-point ones ("8f@%xmm0").
+ * (bpftrace's) refuses sdt.h's floating-point ones ("8f@%xmm0").  A
+ * one-byte integer goes as `+x` too, an int of the same value: GCC may
+ * give it a byte register r8b-r15b, a name gdb does not know ("Invalid
+ * register name `r10b'", seen under ASan's register pressure).
  */
+static bool sdt_promoted(const struct tp_type *type)
+{
+	return type->kind == TP_TYPE_ENUM ||
+	       (type->kind == TP_TYPE_INT && type->u.integer.size == 1);
+}
+
 static void sdt_args(const struct tp_event *event, struct tp_strlist *list)
 {
 	const struct tp_field *f = event->fields.v;
@@ -349,7 +359,7 @@ static void sdt_args(const struct tp_event *event, struct tp_strlist *list)
 					type->u.floating.size * 8, f[i].name);
 		else
 			tp_strlist_addf(list, "%s%s",
-					type->kind == TP_TYPE_ENUM ? "+" : "",
+					sdt_promoted(type) ? "+" : "",
 					f[i].name);
 	}
 	while (list->nr > TP_SDT_MAX_ARGS)

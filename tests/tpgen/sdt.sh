@@ -16,15 +16,16 @@ prog=$(pwd)/sdt-prog
 cd "$WORK" || exit 99
 
 # 1. One probe per event; each argument's size and signedness as sdt.h
-# encodes them (N@ unsigned, -N@ signed): enums as int, floats as their
+# encodes them (N@ unsigned, -N@ signed): enums and one-byte integers as
+# int, floats as their
 # bits, sequences as length and pointer, structs as pointers, at most 12.
 stapsdt_notes "$prog" | sed 's/@[^ ]*//g' | sort >notes
 cat >expect <<'END'
 sdt:many -2 -2 -2 -2 -2 -2 -2 -2 -2 -2 -2 -2
-sdt:mixed -4 -1 8 8 8 8
+sdt:mixed -4 -4 8 8 8 8
 sdt:none 
 sdt:pair 8
-sdt:small -1 1 -2 2 -4 4
+sdt:small -4 -4 -2 2 -4 4
 sdt:text 8 -4
 sdt:wide -8 8 -8
 END

@@ -96,7 +96,7 @@ static inline void trace_compound_packed(size_t names_len,
 {
 #ifdef UST_TP_compound_SDT
 	STAP_PROBE9(compound, packed, names_len, names, colors_len, colors,
-				      ports_len, ports, pairs_len, pairs, tail);
+				      ports_len, ports, pairs_len, pairs, +tail);
 #endif
 	if (UST_EVENT_ENABLED(&__ust_event_compound_packed))
 		__ust_probe_compound_packed(names_len, names, colors_len, colors,
@@ -153,7 +153,7 @@ static inline void trace_compound_tagged(uint32_t id, enum compound_kind kind,
 					 uint8_t end)
 {
 #ifdef UST_TP_compound_SDT
-	STAP_PROBE4(compound, tagged, id, +kind, value, end);
+	STAP_PROBE4(compound, tagged, id, +kind, value, +end);
 #endif
 	if (UST_EVENT_ENABLED(&__ust_event_compound_tagged))
 		__ust_probe_compound_tagged(id, kind, value, end);

@@ -45,7 +45,7 @@ static inline void trace_tpt_signed_ints(int8_t s8, int16_t s16, int32_t s32,
 					 int64_t s64)
 {
 #ifdef UST_TP_tpt_SDT
-	STAP_PROBE4(tpt, signed_ints, s8, s16, s32, s64);
+	STAP_PROBE4(tpt, signed_ints, +s8, s16, s32, s64);
 #endif
 	if (UST_EVENT_ENABLED(&__ust_event_tpt_signed_ints))
 		__ust_probe_tpt_signed_ints(s8, s16, s32, s64);
@@ -59,7 +59,7 @@ static inline void trace_tpt_unsigned_ints(uint8_t u8, uint16_t u16,
 					   uint32_t u32, uint64_t u64)
 {
 #ifdef UST_TP_tpt_SDT
-	STAP_PROBE4(tpt, unsigned_ints, u8, u16, u32, u64);
+	STAP_PROBE4(tpt, unsigned_ints, +u8, u16, u32, u64);
 #endif
 	if (UST_EVENT_ENABLED(&__ust_event_tpt_unsigned_ints))
 		__ust_probe_tpt_unsigned_ints(u8, u16, u32, u64);
@@ -72,7 +72,7 @@ static inline void trace_tpt_bases(uint32_t hex, uint8_t bin, int16_t oct,
 				   int64_t dec)
 {
 #ifdef UST_TP_tpt_SDT
-	STAP_PROBE4(tpt, bases, hex, bin, oct, dec);
+	STAP_PROBE4(tpt, bases, hex, +bin, oct, dec);
 #endif
 	if (UST_EVENT_ENABLED(&__ust_event_tpt_bases))
 		__ust_probe_tpt_bases(hex, bin, oct, dec);
@@ -91,7 +91,7 @@ static inline void trace_tpt_strings(const char *first, uint16_t count,
 				     const char *third, uint64_t last)
 {
 #ifdef UST_TP_tpt_SDT
-	STAP_PROBE6(tpt, strings, first, count, flag, second, third, last);
+	STAP_PROBE6(tpt, strings, first, count, +flag, second, third, last);
 #endif
 	if (UST_EVENT_ENABLED(&__ust_event_tpt_strings))
 		__ust_probe_tpt_strings(first, count, flag, second, third, last);

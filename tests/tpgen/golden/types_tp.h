@@ -97,7 +97,7 @@ static inline void trace_types_host_ints(int i, unsigned int u, long l,
 					 ssize_t ssz, const void *ptr, char c)
 {
 #ifdef UST_TP_types_SDT
-	STAP_PROBE8(types, host_ints, i, u, l, ul, sz, ssz, ptr, c);
+	STAP_PROBE8(types, host_ints, i, u, l, ul, sz, ssz, ptr, +c);
 #endif
 	if (UST_EVENT_ENABLED(&__ust_event_types_host_ints))
 		__ust_probe_types_host_ints(i, u, l, ul, sz, ssz, ptr, c);
@@ -141,7 +141,7 @@ static inline void trace_types_byte_orders(uint16_t net16, int32_t be32,
 					   const void *beptr)
 {
 #ifdef UST_TP_types_SDT
-	STAP_PROBE7(types, byte_orders, net16, be32, be64, le32, host16, be8,
+	STAP_PROBE7(types, byte_orders, net16, be32, be64, le32, host16, +be8,
 					beptr);
 #endif
 	if (UST_EVENT_ENABLED(&__ust_event_types_byte_orders))
