@@ -29,6 +29,14 @@
 #define UST_ENV_TRIGGER_HOLDOFF	"UST_TRIGGER_HOLDOFF"	/* seconds, default 1 */
 /* What ust-kerneld reads: its nice value (default -10, consumer/kernel/main.c). */
 #define UST_ENV_KERNELD_NICE	"UST_KERNELD_NICE"
+/*
+ * What ust-consumerd (and ust-kerneld) read when UST_OUTPUT is a relay
+ * URL (net://...): the relay session to join (net/session.h's text form,
+ * set by `ust record`; without it each process has a session of its
+ * own), and where the trace goes when the relay cannot take it.
+ */
+#define UST_ENV_RELAY_SESSION	"UST_RELAY_SESSION"
+#define UST_ENV_RELAY_FALLBACK	"UST_RELAY_FALLBACK" /* default UST_DEFAULT_OUTPUT */
 
 /* What the `ust` command reads (tests and uninstalled builds). */
 #define UST_ENV_KERNELD		"UST_KERNELD"	/* another ust-kerneld */

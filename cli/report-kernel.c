@@ -119,6 +119,7 @@ int cli_report_between(int *argc, const char **argv, struct pass *p)
 		for (j = i; j + 3 <= *argc; j++)
 			argv[j] = argv[j + 3];
 		*argc -= 3;
+		argv[*argc] = NULL;
 		i--;
 	}
 	return 0;

@@ -25,7 +25,10 @@ enum report_kernel_opt {
 void cli_report_kernel_options(struct poptOption *o);
 /* Option `rc` into p: 0, -1 for a bad value (printed), 1 when not ours. */
 int cli_report_kernel_option(struct pass *p, int rc, const char *arg);
-/* Take "--between A B" out of argv into p; -1 when malformed (printed). */
+/*
+ * Take "--between A B" out of argv (a copy of the caller's: popt frees the
+ * words of the array it gave) into p; -1 when malformed (printed).
+ */
 int cli_report_between(int *argc, const char **argv, struct pass *p);
 /*
  * Once the sections are listed: add --thread's and --between's, and the

@@ -183,19 +183,25 @@ static int report_parse(int argc, const char **argv, struct pass *p,
 	return 0;
 }
 
-static int report_run(int argc, const char **argv)
+static int report_run(int argc, const char **argv_in)
 {
 	struct pass p = { .c = { .top = 10, .out = stdout, .thread_tid = -1 } };
-	const char **dirs;
+	const char **dirs, **argv;
 	poptContext ctx;
 	size_t n = 0;
 	int ret;
 
-	if (cli_report_between(&argc, argv, &p))
+	/* --between takes two words: out of a copy (argv_in is popt's). */
+	argv = report_zalloc(((size_t)argc + 1) * sizeof(*argv));
+	memcpy(argv, argv_in, (size_t)argc * sizeof(*argv));
+	if (cli_report_between(&argc, argv, &p)) {
+		free(argv);
 		return UST_EXIT_USAGE;
+	}
 	ret = report_parse(argc, argv, &p, &dirs, &ctx);
 	if (ret) {
 		poptFreeContext(ctx);
+		free(argv);
 		return ret > 0 ? 0 : UST_EXIT_USAGE;
 	}
 	while (dirs[n])
@@ -203,6 +209,7 @@ static int report_run(int argc, const char **argv)
 	if (pass_open(&p, dirs, n)) {
 		cli_error("%s", p.error);
 		poptFreeContext(ctx);
+		free(argv);
 		return UST_EXIT_FAILURE;
 	}
 	ret = pass_run(&p);
@@ -219,6 +226,7 @@ static int report_run(int argc, const char **argv)
 	}
 	pass_close(&p);
 	poptFreeContext(ctx);
+	free(argv);
 	return ret < 0 ? UST_EXIT_FAILURE : 0;
 }
 

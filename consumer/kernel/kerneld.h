@@ -167,6 +167,7 @@ struct kerneld {
 	struct kd_paths *paths;	/* open()'s file names (paths.c), or NULL */
 	int listen_fd;		/* --flight: the snapshot socket, or -1 */
 	struct kd_trigger *trigger;	/* --trigger (ktrigger.c), or NULL */
+	struct kd_relay *relay;	/* relay.c: streaming to lttng-relayd, or NULL */
 };
 
 /* tracefs.c */
@@ -211,6 +212,16 @@ uint32_t kd_lttng_rwbs(const char *s, size_t len);
 int kd_metadata_write(struct kerneld *kd);
 /* The metadata with trace UUID `uuid` into directory `dir_fd`. */
 int kd_metadata_write_to(struct kerneld *kd, int dir_fd, const uint8_t uuid[16]);
+
+/* relay.c: the kernel trace on lttng-relayd when UST_OUTPUT is a relay URL */
+int kd_relay_start(struct kerneld *kd);
+bool kd_relay_active(const struct kerneld *kd);
+int kd_relay_metadata(struct kerneld *kd, const char *text, size_t len);
+int kd_relay_packet(struct kerneld *kd, struct kstream *s, uint64_t events);
+void kd_relay_pass_end(struct kerneld *kd);
+void kd_relay_finish(struct kerneld *kd, uint64_t events, uint64_t lost);
+bool kd_relay_streamed(const struct kerneld *kd);
+void kd_relay_release(struct kerneld *kd);
 
 /* main.c */
 int kd_random_uuid(uint8_t uuid[16]);
@@ -298,5 +309,7 @@ int kd_drain_cpu(struct kerneld *kd, struct kstream *s);
 int kd_packet_flush(struct kerneld *kd, struct kstream *s);
 /* The last packet of every stream, ending at `ts`. */
 void kd_streams_end(struct kerneld *kd, uint64_t ts);
+/* Append a whole packet to the CPU's stream file (also for relay.c's fallback). */
+int kd_packet_write_local(struct kerneld *kd, struct kstream *s, const void *pkt, size_t len);
 
 #endif /* UST_KERNELD_H */

@@ -190,13 +190,9 @@ static int metadata_text(const struct kerneld *kd, const uint8_t trace_uuid[16],
 	return fclose(f) ? -ENOMEM : 0;
 }
 
-int kd_metadata_write(struct kerneld *kd)
-{
-	return kd_metadata_write_to(kd, kd->dir_fd, kd->uuid);
-}
-
 /* Write `dir_fd`/metadata whole: a hidden temporary, then renamed. */
-int kd_metadata_write_to(struct kerneld *kd, int dir_fd, const uint8_t uuid[16])
+static int metadata_write(struct kerneld *kd, int dir_fd, const uint8_t uuid[16],
+			  bool to_relay)
 {
 	size_t len, done = 0;
 	char *text;
@@ -227,6 +223,23 @@ int kd_metadata_write_to(struct kerneld *kd, int dir_fd, const uint8_t uuid[16])
 		ret = -errno;
 	if (ret)
 		unlinkat(dir_fd, ".metadata", 0);
+	else if (to_relay)
+		ret = kd_relay_metadata(kd, text, len);
 	free(text);
 	return ret;
+}
+
+/*
+ * DIR/kernel/metadata; and to the relay when the session streams there
+ * (relay.c).
+ */
+int kd_metadata_write(struct kerneld *kd)
+{
+	return metadata_write(kd, kd->dir_fd, kd->uuid, true);
+}
+
+/* A flight-recorder snapshot's: local only. */
+int kd_metadata_write_to(struct kerneld *kd, int dir_fd, const uint8_t uuid[16])
+{
+	return metadata_write(kd, dir_fd, uuid, false);
 }
