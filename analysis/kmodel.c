@@ -402,9 +402,12 @@ void **kmodel_sorted(const struct u64map *map, int (*cmp)(const void *, const vo
 
 void kmodel_scope_note(const struct kmodel *m, FILE *out)
 {
-	if (m->pid_scope)
+	if (m->pid_scope && m->root_pid > 0)
 		fprintf(out, "(the kernel trace holds the process tree of pid %" PRId64
 			" only: figures of other processes are partial)\n", m->root_pid);
+	else if (m->pid_scope)
+		fputs("(the kernel trace holds the traced command's process tree only: "
+		      "figures of other processes are partial)\n", out);
 }
 
 bool kmodel_heading(const struct kmodel *m, const struct report_ctx *c, const char *title,

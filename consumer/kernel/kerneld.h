@@ -210,7 +210,7 @@ uint32_t kd_lttng_rwbs(const char *s, size_t len);
 
 /* metadata.c */
 int kd_metadata_write(struct kerneld *kd);
-/* The metadata with trace UUID `uuid` into directory `dir_fd`. */
+/* The metadata with trace UUID `uuid` into directory `dir_fd` (not to a relay). */
 int kd_metadata_write_to(struct kerneld *kd, int dir_fd, const uint8_t uuid[16]);
 
 /* relay.c: the kernel trace on lttng-relayd when UST_OUTPUT is a relay URL */

@@ -227,7 +227,11 @@ static void set_root(struct kerneld *kd, const char *arg)
 	snprintf(pid, sizeof(pid), "%d", (int)kd->opts.root);
 	tracefs_instance_file_append(kd->inst, "set_event_notrace_pid", pid);
 	kd_trigger_notrace(kd, pid);
-	if (kd_metadata_write(kd))
+	/*
+	 * DIR/kernel/metadata gets ust_kernel_pid; a relay's copy is sent in
+	 * increments, appended, so it keeps the scope without the pid.
+	 */
+	if (kd_metadata_write_to(kd, kd->dir_fd, kd->uuid))
 		fprintf(stderr, KERNELD_NAME ": cannot rewrite %s/metadata\n", kd->dir_path);
 }
 

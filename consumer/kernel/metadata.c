@@ -238,7 +238,7 @@ int kd_metadata_write(struct kerneld *kd)
 	return metadata_write(kd, kd->dir_fd, kd->uuid, true);
 }
 
-/* A flight-recorder snapshot's: local only. */
+/* Local only: a flight-recorder snapshot's, or the rewrite with the pid. */
 int kd_metadata_write_to(struct kerneld *kd, int dir_fd, const uint8_t uuid[16])
 {
 	return metadata_write(kd, dir_fd, uuid, false);
