@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "abi/consumerd.h"
 #include "abi/shm.h"
@@ -73,6 +74,7 @@ struct consumer {
 	struct ust_clock clock;
 	int out_fd;			/* the trace directory */
 	char *out_path;			/* its absolute path */
+	time_t created;			/* when it was created (env of the metadata) */
 	int meta_fd;
 	uint64_t meta_file_size;	/* bytes of whole blocks in `metadata` */
 	uint64_t meta_pos;		/* next unread byte of the metadata log */

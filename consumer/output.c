@@ -151,6 +151,7 @@ int cd_output_create_trace_dir(struct consumer *c, const char *dir,
 		return -ENOMEM;
 	}
 	c->out_fd = fd;
+	c->created = now;
 	return 0;
 }
 
