@@ -48,3 +48,25 @@ finish() {
 entries() {
 	ls -A "$1"
 }
+
+# build_sdt_prog DIR [TPGEN_OPTION...]: DIR/sdt-prog, from sdt.xml and
+# sdt-prog.c as tpgen and $CC make them, linked with the stand-in libust
+# (mock-ust.c): a program with the probes, or without with --no-sdt.
+build_sdt_prog() {
+	sdt_dir=$1
+	shift
+	mkdir -p "$sdt_dir" &&
+		"$TPGEN" "$@" -o "$sdt_dir" "$srcdir/sdt.xml" &&
+		$CC -O2 -Wall -Wextra -Werror -I"$UST_INCLUDE" -I"$sdt_dir" \
+			-I"$srcdir" -o "$sdt_dir/sdt-prog" "$srcdir/sdt-prog.c" \
+			"$sdt_dir/sdt_tp.c" "$srcdir/mock-ust.c"
+}
+
+# stapsdt_notes FILE: "provider:name arguments" of each USDT probe of an
+# ELF file, as readelf shows its notes, one line per probe location.
+stapsdt_notes() {
+	readelf -n "$1" | awk '
+		/^ *Provider:/ { provider = $2 }
+		/^ *Name:/ { name = $2 }
+		/^ *Arguments:/ { sub(/^ *Arguments: */, ""); print provider ":" name " " $0 }'
+}
