@@ -66,7 +66,7 @@ static void vlog(int level, const char *fmt, ...)
 	ust_vtracef(fmt, ap);
 	va_end(ap);
 	va_start(ap, fmt);
-	ust_vtracelog(level, fmt, ap);
+	ust_vtracelog(level, fmt, ap);	/* call site: vtracelog */
 	va_end(ap);
 }
 
@@ -84,7 +84,7 @@ static int tracef(void)
 	ust_tracef("%s", long_msg);
 	ust_tracef("%s", "caf\xc3\xa9");
 	for (level = UST_LOGLEVEL_EMERG; level <= UST_LOGLEVEL_MAX; level++)
-		ust_tracelog(level, "level %d is %s", level, ust_loglevel_name(level));
+		ust_tracelog(level, "level %d is %s", level, ust_loglevel_name(level)); /* call site: tracelog */
 	ust_tracelog(-1, "below the levels");
 	ust_tracelog(UST_LOGLEVEL_MAX + 1, "above the levels");
 	vlog(UST_LOGLEVEL_INFO, "v %s %d", "args", 7);

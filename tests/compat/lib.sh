@@ -1,0 +1,73 @@
+# lib.sh - shared set-up of the LTTng-compatibility tests (sourced).
+# SPDX-License-Identifier: GPL-2.0-only
+set -eu
+
+: "${top_builddir:?run from make check}"
+: "${top_srcdir:?run from make check}"
+UST="$top_builddir/cli/ust"
+APP="$top_builddir/tests/compat/ctxapp"
+PY="${BT2_PYTHON:-/usr/bin/python3}"
+CHECK="$PY $top_srcdir/tests/compat/check_compat.py"
+SIZES="$PY $top_srcdir/tests/integration/record_sizes.py"
+export UST_CONSUMERD="$top_builddir/consumer/ust-consumerd"
+unset UST_TRACE UST_OUTPUT UST_MODE UST_SUBBUF_SIZE UST_SUBBUF_COUNT \
+	UST_READ_TIMER_US UST_CONTEXT
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/ust-compat.XXXXXX")
+cleanup() { rm -rf "$WORK"; }
+trap cleanup EXIT
+
+fail() { echo "FAIL: $*"; exit 1; }
+skip() { echo "SKIP: $*"; exit 77; }
+
+command -v babeltrace2 >/dev/null || skip "babeltrace2 is not installed"
+"$PY" -c 'import bt2' 2>/dev/null || skip "$PY has no bt2 module (python3-bt2)"
+
+# record NAME ARGS...: `ust record ARGS` into $WORK/NAME (its stdout in
+# $WORK/NAME.out, stderr in $WORK/NAME.err); fails unless nothing was lost.
+record() {
+	_name=$1
+	shift
+	timeout 60 "$UST" record -o "$WORK/$_name" "$@" >"$WORK/$_name.out" \
+		2>"$WORK/$_name.err" ||
+		fail "ust record $*: $(cat "$WORK/$_name.err")"
+	grep -q "written, 0 lost" "$WORK/$_name.err" ||
+		fail "ust record $*: $(cat "$WORK/$_name.err")"
+}
+
+# same_view DIR: babeltrace2 reads DIR with an empty stderr, and `ust
+# view` prints exactly what it prints; the text is left in DIR.bt.
+same_view() {
+	babeltrace2 "$1" >"$1.bt" 2>"$1.bt.err" ||
+		fail "babeltrace2 $1: $(head -n 3 "$1.bt.err")"
+	[ ! -s "$1.bt.err" ] || fail "babeltrace2 $1 warned: $(head -n 3 "$1.bt.err")"
+	"$UST" view "$1" >"$1.view" 2>"$1.view.err" ||
+		fail "ust view $1: $(cat "$1.view.err")"
+	cmp -s "$1.bt" "$1.view" ||
+		fail "ust view and babeltrace2 differ on $1: $(diff "$1.bt" "$1.view" | head -n 4)"
+}
+
+# The one trace directory under DIR.
+trace_dir() {
+	set -- "$1"/*/metadata
+	[ $# -eq 1 ] && [ -f "$1" ] || fail "expected one trace, found: $*"
+	dirname "$1"
+}
+
+# traced_directly DIR ARGS...: run ctxapp ARGS traced by UST_TRACE and
+# friends alone (no `ust record`: no statedump pattern is added), output
+# to DIR, and wait for its consumer to finish; stderr in DIR.err.
+traced_directly() {
+	_dir=$1
+	shift
+	mkdir -p "$_dir"
+	UST_OUTPUT="$_dir" timeout 60 "$APP" "$@" >"$_dir.out" 2>"$_dir.err" ||
+		fail "ctxapp $*: $(cat "$_dir.err")"
+	_pid=$(sed -n 's/^pid=//p' "$_dir.out")
+	_n=0
+	while pgrep -f "ust-consumerd .*--pid $_pid " >/dev/null; do
+		_n=$((_n + 1))
+		[ $_n -lt 300 ] || fail "the consumer of $_pid is still running"
+		sleep 0.1
+	done
+}
