@@ -112,16 +112,20 @@ void thread_ctx_build(const struct ust_session *s, uint64_t gen)
 	ust_tls_ctx.gen = gen;
 }
 
-/* The calling thread's context image for channel `ch` of session `s`. */
+/*
+ * The calling thread's context image for channel `chan` of session `s`
+ * (a constant for the default channel: the image's address is then one
+ * %fs-relative offset).
+ */
 static inline const uint8_t *thread_ctx_image(const struct ust_session *s,
-					      const struct ust_channel *ch)
+					      uint32_t chan)
 {
 	/* Relaxed: see session.h, ctx_gen. */
 	uint64_t gen = __atomic_load_n(&s->ctx_gen, __ATOMIC_RELAXED);
 
 	if (__builtin_expect(ust_tls_ctx.gen != gen, 0))
 		thread_ctx_build(s, gen);
-	return ust_tls_ctx.img[ch->index];
+	return ust_tls_ctx.img[chan];
 }
 
 static struct rseq *own_rseq_register(void)
@@ -305,22 +309,23 @@ static int buffer_switch(const struct ust_session *s,
 }
 
 /*
- * Write one record into channel `ch` of session `s`; returns its
+ * Write one record into channel `chan` of session `s`; returns its
  * timestamp, or 0 when it was counted lost.  Inlined into each entry
  * point, so the default channel's path has no extra indirection.
  */
 static inline __attribute__((always_inline))
-uint64_t channel_write(struct ust_session *s, struct ust_channel *ch,
+uint64_t channel_write(struct ust_session *s, uint32_t chan,
 		       struct ust_event_desc *event,
 		       const struct ust_seg *segs, unsigned int nr_segs,
 		       size_t payload_size, uint64_t ip)
 {
+	struct ust_channel *ch = &s->chan[chan];
 	uint8_t hdr[UST_EV_HEADER_MAX];
 	struct ust_copy_plan plan;
 	const uint8_t *img;
 	struct rseq *rs;
 
-	img = thread_ctx_image(s, ch);
+	img = thread_ctx_image(s, chan);
 	rs = thread_rseq();
 	if (__builtin_expect(!rs, 0)) {
 		/* No usable rseq area: count the record, never crash. */
@@ -386,10 +391,11 @@ uint64_t channel_write(struct ust_session *s, struct ust_channel *ch,
 }
 
 /* The default channel of the current session, if any. */
-static inline void default_write(struct ust_event_desc *event,
-				 const struct ust_seg *segs,
-				 unsigned int nr_segs, size_t payload_size,
-				 uint64_t ip)
+static inline __attribute__((always_inline))
+void default_write(struct ust_event_desc *event,
+		  const struct ust_seg *segs,
+		  unsigned int nr_segs, size_t payload_size,
+		  uint64_t ip)
 {
 	/*
 	 * Acquire: pairs with the store-release publishing the session
@@ -400,7 +406,7 @@ static inline void default_write(struct ust_event_desc *event,
 
 	if (!s)
 		return;
-	(void)channel_write(s, &s->chan[0], event, segs, nr_segs, payload_size,
+	(void)channel_write(s, 0, event, segs, nr_segs, payload_size,
 			    ip);
 }
 
@@ -435,7 +441,7 @@ uint64_t ust__channel_event_write(struct ust_session *s, uint32_t chan,
 				 const struct ust_seg *segs,
 				 unsigned int nr_segs, size_t payload_size)
 {
-	return channel_write(s, &s->chan[chan], event, segs, nr_segs,
+	return channel_write(s, chan, event, segs, nr_segs,
 			     payload_size,
 			     (uintptr_t)__builtin_return_address(0));
 }
@@ -453,7 +459,7 @@ void ust__state_event_write(struct ust_event_desc *event,
 						__ATOMIC_ACQUIRE);
 
 	if (s)
-		(void)channel_write(s, &s->chan[s->state_chan], event, segs,
+		(void)channel_write(s, s->state_chan, event, segs,
 				    nr_segs, payload_size,
 				    (uintptr_t)__builtin_return_address(0));
 }

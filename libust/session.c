@@ -168,7 +168,6 @@ static void init_channel(struct ust_session *s, uint32_t i,
 	uint64_t now = ust__clock_read(s->clock_kind);
 	uint32_t cpu;
 
-	ch->index = i;
 	ch->ctx_set = c->event_context;
 	ch->ctx_size = (uint32_t)ctf_ev_context_size(c->event_context);
 	ch->ctx_img_size = (uint32_t)ctf_ev_context_image_size(c->event_context);

@@ -62,7 +62,6 @@ struct ust_channel {
 	uint32_t subbuf_size;
 	uint32_t mode;
 	uint32_t stream_id;
-	uint32_t index;		/* in the session's chan[]: its thread image */
 	uint32_t ctx_set;	/* the UST_CTX_* bits its records carry */
 	uint32_t ctx_size;	/* ctf_ev_context_size(ctx_set) */
 	uint32_t ctx_img_size;	/* ctf_ev_context_image_size(ctx_set): the ip's offset */
