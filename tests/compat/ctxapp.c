@@ -12,6 +12,7 @@
  * It prints what the tests compare the trace with:
  *   pid=PID
  *   base=ADDR                       where the program is loaded
+ *   file=PATH                       its source, as __FILE__ names it
  *   thread NAME tid=TID pthread_id=ID
  * The lines of the call sites are marked "call site: NAME" in comments.
  */
@@ -101,7 +102,8 @@ int main(int argc, char **argv)
 	}
 	if (!dladdr((void *)main, &info))
 		return 1;
-	printf("pid=%d\nbase=%p\n", (int)getpid(), info.dli_fbase);
+	printf("pid=%d\nbase=%p\nfile=%s\n", (int)getpid(), info.dli_fbase,
+	       __FILE__);
 	if (!strcmp(argv[1], "contexts"))
 		return contexts();
 	if (!strcmp(argv[1], "tracef"))

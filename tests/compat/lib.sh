@@ -1,27 +1,16 @@
-# lib.sh - shared set-up of the LTTng-compatibility tests (sourced).
+# lib.sh - shared set-up of the LTTng-compatibility tests (sourced), on
+# top of tests/lib/common.sh (WORK, fail, skip, UST, record_env...).
 # SPDX-License-Identifier: GPL-2.0-only
 set -eu
+. "$top_srcdir/tests/lib/common.sh"
 
-: "${top_builddir:?run from make check}"
-: "${top_srcdir:?run from make check}"
-UST="$top_builddir/cli/ust"
 APP="$top_builddir/tests/compat/ctxapp"
-PY="${BT2_PYTHON:-/usr/bin/python3}"
-CHECK="$PY $top_srcdir/tests/compat/check_compat.py"
-SIZES="$PY $top_srcdir/tests/integration/record_sizes.py"
-export UST_CONSUMERD="$top_builddir/consumer/ust-consumerd"
-unset UST_TRACE UST_OUTPUT UST_MODE UST_SUBBUF_SIZE UST_SUBBUF_COUNT \
-	UST_READ_TIMER_US UST_CONTEXT
-
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/ust-compat.XXXXXX")
-cleanup() { rm -rf "$WORK"; }
-trap cleanup EXIT
-
-fail() { echo "FAIL: $*"; exit 1; }
-skip() { echo "SKIP: $*"; exit 77; }
-
-command -v babeltrace2 >/dev/null || skip "babeltrace2 is not installed"
-"$PY" -c 'import bt2' 2>/dev/null || skip "$PY has no bt2 module (python3-bt2)"
+CHECK="$BT2_PYTHON $top_srcdir/tests/compat/check_compat.py"
+SIZES="$BT2_PYTHON $top_srcdir/tests/integration/record_sizes.py"
+record_env
+unset UST_CONTEXT
+need_babeltrace2
+need_bt2
 
 # record NAME ARGS...: `ust record ARGS` into $WORK/NAME (its stdout in
 # $WORK/NAME.out, stderr in $WORK/NAME.err); fails unless nothing was lost.

@@ -19,7 +19,7 @@ payloads() {
 record all -- "$APP" tracef
 t=$(trace_dir "$WORK/all")
 same_view "$t"
-F="$top_srcdir/tests/compat/ctxapp.c"
+F=$(sed -n 's/^file=//p' "$WORK/all.out")	# __FILE__, as the build named it
 long=$(printf '%1023s' '' | tr ' ' a)
 {
 	echo 'lttng_ust_tracef:event: { _msg_length = 14, msg = "hello 42 world" }'

@@ -586,55 +586,29 @@ START_TEST(test_output_missing_dir)
 }
 END_TEST
 
-static Suite *tpgen_suite(void)
-{
-	Suite *s = suite_create("tpgen");
-	TCase *tc;
-
-	tc = tcase_create("names");
-	tcase_add_checked_fixture(tc, diag_setup, diag_teardown);
-	tcase_add_test(tc, test_c_identifiers);
-	tcase_add_test(tc, test_field_name_problems);
-	tcase_add_test(tc, test_check_reports_all);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("walk");
-	tcase_add_checked_fixture(tc, diag_setup, diag_teardown);
-	tcase_add_test(tc, test_parse_tree);
-	tcase_add_test(tc, test_parse_reports_all);
-	tcase_add_test(tc, test_parse_syntax_error_first_only);
-	tcase_add_test(tc, test_parse_loglevel_names);
-	tcase_add_test(tc, test_loglevel_table);
-	tcase_add_test(tc, test_nameset);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("schema");
-	tcase_add_checked_fixture(tc, diag_setup, diag_teardown);
-	tcase_add_test(tc, test_schema_accepts_valid);
-	tcase_add_test(tc, test_schema_rejects_stray_attribute);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("payload");
-	tcase_add_test(tc, test_layouts);
-	tcase_add_test(tc, test_tsdl);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("emit");
-	tcase_add_test(tc, test_c_string_escapes);
-	tcase_add_test(tc, test_comment_is_harmless);
-	tcase_add_test(tc, test_comment_wraps);
-	tcase_add_test(tc, test_list_wraps);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("output");
-	tcase_add_checked_fixture(tc, outdir_setup, outdir_teardown);
-	tcase_add_test(tc, test_output_writes_both);
-	tcase_add_test(tc, test_output_missing_dir);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return check_run(tpgen_suite());
+	const struct check_case cases[] = {
+		{ "names", diag_setup, diag_teardown, 0, {
+			test_c_identifiers, test_field_name_problems,
+			test_check_reports_all, NULL } },
+		{ "walk", diag_setup, diag_teardown, 0, {
+			test_parse_tree, test_parse_reports_all,
+			test_parse_syntax_error_first_only,
+			test_parse_loglevel_names, test_loglevel_table,
+			test_nameset, NULL } },
+		{ "schema", diag_setup, diag_teardown, 0, {
+			test_schema_accepts_valid,
+			test_schema_rejects_stray_attribute, NULL } },
+		{ "payload", NULL, NULL, 0, {
+			test_layouts, test_tsdl, NULL } },
+		{ "emit", NULL, NULL, 0, {
+			test_c_string_escapes, test_comment_is_harmless,
+			test_comment_wraps, test_list_wraps, NULL } },
+		{ "output", outdir_setup, outdir_teardown, 0, {
+			test_output_writes_both, test_output_missing_dir,
+			NULL } },
+	};
+
+	return CHECK_RUN_CASES("tpgen", cases);
 }

@@ -5,7 +5,7 @@
 
 . "${srcdir:-.}/test-lib.sh"
 
-cd "$scratch" || exit 99
+cd "$WORK" || exit 99
 cp "$srcdir/other.xml" app.xml
 
 # run EXPECTED_STATUS ARGS...: run tpgen, keeping stdout and stderr.

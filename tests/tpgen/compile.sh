@@ -16,7 +16,7 @@
 
 . "${srcdir:-.}/test-lib.sh"
 
-cd "$scratch" || exit 99
+cd "$WORK" || exit 99
 for xml in tpt other types compound sdt; do
 	"$TPGEN" "$srcdir/$xml.xml" || { fail "tpgen $xml.xml"; finish; }
 done
@@ -69,7 +69,7 @@ no_sdt_includes() {
 	for dir in $(search_dirs "$1" "$2"); do
 		n=$((n + 1))
 		if [ -e "$dir/sys/sdt.h" ]; then
-			shadow=$scratch/no-sdt/$2-$n
+			shadow=$WORK/no-sdt/$2-$n
 			mkdir -p "$shadow/sys"
 			for entry in "$dir"/*; do
 				[ "$entry" = "$dir/sys" ] || ln -s "$entry" "$shadow/"

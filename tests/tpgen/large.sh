@@ -12,7 +12,7 @@
 
 . "${srcdir:-.}/test-lib.sh"
 
-cd "$scratch" || exit 99
+cd "$WORK" || exit 99
 EVENTS=50000
 LABELS=100000
 FIELDS=20000

@@ -13,7 +13,7 @@
 
 prog=$(pwd)/sdt-prog
 [ -x "$prog" ] || { echo "sdt-prog was not built"; exit 99; }
-cd "$scratch" || exit 99
+cd "$WORK" || exit 99
 
 skip() {
 	echo "SKIP: $*"

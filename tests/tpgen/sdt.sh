@@ -13,7 +13,7 @@
 
 prog=$(pwd)/sdt-prog
 [ -x "$prog" ] || { echo "sdt-prog was not built"; exit 99; }
-cd "$scratch" || exit 99
+cd "$WORK" || exit 99
 
 # 1. One probe per event; each argument's size and signedness as sdt.h
 # encodes them (N@ unsigned, -N@ signed): enums as int, floats as their

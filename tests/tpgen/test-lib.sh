@@ -2,26 +2,20 @@
 #
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# The Makefile exports TPGEN (absolute path of the tool), CC, CXX,
-# UST_INCLUDE (the public headers) and srcdir.  Each test gets a scratch
-# directory in the build tree, removed when it ends.
+# On top of tests/lib/common.sh (WORK, TPGEN, UST, skip...); the Makefile
+# also exports CC, CXX and PACKAGE_VERSION.  Unlike the other folders'
+# fail, this one counts a failure and the test goes on: `finish` ends it.
 
 set -u
 
-: "${srcdir:=.}"
-: "${TPGEN:=../../tpgen/tpgen}"
+: "${top_srcdir:=${srcdir:-.}/../..}" "${top_builddir:=../..}"
+. "$top_srcdir/tests/lib/common.sh"
+
 : "${CC:=cc}"
 : "${CXX:=c++}"
-: "${UST_INCLUDE:=$srcdir/../../include}"
-
-# srcdir and TPGEN absolute, since tests change directory.
-srcdir=$(cd "$srcdir" && pwd)
-case $TPGEN in /*) ;; *) TPGEN=$(pwd)/$TPGEN ;; esac
-
-test_name=$(basename "$0" .sh)
-scratch=$(mktemp -d "./$test_name.tmp.XXXXXX") || exit 99
-scratch=$(cd "$scratch" && pwd)
-trap 'rm -rf "$scratch"' EXIT
+UST_INCLUDE=$top_srcdir/include
+srcdir=$top_srcdir/tests/tpgen
+record_env
 
 failures=0
 
