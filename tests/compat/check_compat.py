@@ -37,9 +37,10 @@ def fail(msg):
     sys.exit(1)
 
 
-def events(trace):
+def events(trace, name=None):
+    """The events of TRACE in time order; only those named NAME if given."""
     for m in bt2.TraceCollectionMessageIterator(trace):
-        if type(m) is bt2._EventMessageConst:
+        if type(m) is bt2._EventMessageConst and name in (None, m.event.name):
             yield m.event
 
 
@@ -92,9 +93,7 @@ def check_contexts(trace, output, prog, source, main_name):
             10: ("worker", "worker-one", "worker"),
             11: ("worker", "worker-two", "renamed")}
     seen = set()
-    for ev in events(trace):
-        if ev.name != "ctxapp:hit":
-            continue
+    for ev in events(trace, "ctxapp:hit"):
         ctx = ev.common_context_field
         names = list(ctx.keys())
         if names != ["vtid", "vpid", "procname", "pthread_id", "ip"]:
@@ -126,14 +125,13 @@ def check_contexts(trace, output, prog, source, main_name):
 def check_callsite(trace, output, prog, source, event, site):
     _, base, _ = program_output(output, threads=False)
     line = call_site_lines(source)[site]
-    for ev in events(trace):
-        if ev.name == event:
-            ip = int(ev.common_context_field["ip"])
-            if line not in resolve(prog, ip - base):
-                fail("%s: ip %#x resolves to %s, not to line %d" %
-                     (event, ip, resolve(prog, ip - base), line))
-            print("ok: %s recorded at line %d" % (event, line))
-            return
+    for ev in events(trace, event):
+        ip = int(ev.common_context_field["ip"])
+        if line not in resolve(prog, ip - base):
+            fail("%s: ip %#x resolves to %s, not to line %d" %
+                 (event, ip, resolve(prog, ip - base), line))
+        print("ok: %s recorded at line %d" % (event, line))
+        return
     fail("no %s in %s" % (event, trace))
 
 

@@ -43,6 +43,11 @@ trace_dir() {
 	dirname "$1"
 }
 
+# consumer_gone PID: no consumer of process PID runs any more.
+consumer_gone() {
+	! pgrep -f "ust-consumerd .*--pid $1 " >/dev/null
+}
+
 # traced_directly DIR ARGS...: run ctxapp ARGS traced by UST_TRACE and
 # friends alone (no `ust record`: no statedump pattern is added), output
 # to DIR, and wait for its consumer to finish; stderr in DIR.err.
@@ -53,10 +58,5 @@ traced_directly() {
 	UST_OUTPUT="$_dir" timeout 60 "$APP" "$@" >"$_dir.out" 2>"$_dir.err" ||
 		fail "ctxapp $*: $(cat "$_dir.err")"
 	_pid=$(sed -n 's/^pid=//p' "$_dir.out")
-	_n=0
-	while pgrep -f "ust-consumerd .*--pid $_pid " >/dev/null; do
-		_n=$((_n + 1))
-		[ $_n -lt 300 ] || fail "the consumer of $_pid is still running"
-		sleep 0.1
-	done
+	wait_for 30 "the consumer of $_pid is still running" consumer_gone "$_pid"
 }
