@@ -17,7 +17,7 @@
 #define UST_ENV_SUBBUF_SIZE	"UST_SUBBUF_SIZE"
 #define UST_ENV_SUBBUF_COUNT	"UST_SUBBUF_COUNT"
 #define UST_ENV_READ_TIMER	"UST_READ_TIMER_US"
-#define UST_ENV_CONTEXT		"UST_CONTEXT"	/* UST_CONTEXT_NAME_* */
+#define UST_ENV_CONTEXT		"UST_CONTEXT"	/* UST_CONTEXT_NAME_*, comma-separated */
 #define UST_ENV_SESSION_CLOCK	"UST_SESSION_CLOCK" /* set by ust record */
 #define UST_ENV_SUMMARY_DIR	"UST_SUMMARY_DIR"   /* set by ust record */
 #define UST_ENV_CONSUMERD	"UST_CONSUMERD"	/* another ust-consumerd */
@@ -44,9 +44,18 @@
 #define UST_MODE_NAME_BLOCK	"block"		/* discard, writers wait */
 #define UST_MODE_NAME_FLIGHT	"flight"
 
-/* The values of UST_CONTEXT. */
-#define UST_CONTEXT_NAME_TID	"tid"
-#define UST_CONTEXT_NAME_NONE	"none"
+/*
+ * The names of UST_CONTEXT's list (common/context.h parses it): the
+ * stream event context fields of abi/shm.h, named as `lttng add-context`
+ * names them.
+ */
+#define UST_CONTEXT_NAME_VTID		"vtid"
+#define UST_CONTEXT_NAME_TID		"tid"	/* the same as vtid */
+#define UST_CONTEXT_NAME_VPID		"vpid"
+#define UST_CONTEXT_NAME_PROCNAME	"procname"
+#define UST_CONTEXT_NAME_PTHREAD_ID	"pthread_id"
+#define UST_CONTEXT_NAME_IP		"ip"
+#define UST_CONTEXT_NAME_NONE		"none"	/* alone: no context */
 
 /* Where traces go when UST_OUTPUT is not set; shared by every user. */
 #define UST_DEFAULT_OUTPUT	"/tmp/ltt-usertrace"

@@ -22,7 +22,9 @@
 #include <sys/wait.h>
 
 #include "abi/env.h"
+#include "abi/shm.h"
 #include "common/clock.h"
+#include "common/context.h"
 #include "common/parse.h"
 #include "cli.h"
 #include "kernel.h"
@@ -84,8 +86,10 @@ static const struct poptOption record_options[] = {
 	  "how often the consumer reads the buffers, in microseconds, "
 	  "from 100 to 10000000", "USEC" },
 	{ "context", '\0', POPT_ARG_STRING, NULL, OPT_CONTEXT,
-	  "what each event records besides its fields: 'tid' (the thread "
-	  "id, the default) or 'none' (4 bytes less per event)", "tid|none" },
+	  "what each event records besides its fields, comma-separated: "
+	  "vtid (the thread id, the default; 'tid' too), vpid, procname, "
+	  "ip, pthread_id; or 'none' (LTTng's context names and types)",
+	  "LIST" },
 	{ "functions", '\0', POPT_ARG_NONE, NULL, OPT_FUNCTIONS,
 	  "trace every function entry and exit of a program built with "
 	  "-finstrument-functions (preloads libust-cyg-profile.so)", NULL },
@@ -121,7 +125,7 @@ struct record_opts {
 	uint64_t subbuf_size;
 	uint64_t subbuf_count;
 	uint64_t read_timer_us;
-	const char *context;	/* --context: "tid" or "none", NULL if not given */
+	char *context;		/* --context's list, NULL if not given */
 	bool kernel;		/* --kernel */
 	char *kernel_list;	/* its LIST, NULL for the default set */
 	char **cmd;		/* CMD and its arguments, NULL-terminated */
@@ -259,15 +263,39 @@ static int check_output(struct record_opts *o, const char *arg)
 	return 0;
 }
 
-/* --context=tid|none, passed on as UST_CONTEXT. */
+/*
+ * The events that describe the loaded objects, which libust records in
+ * a session with the ip context (libust/statedump.c).
+ */
+static const char *const ip_patterns[] = {
+	"lttng_ust_statedump:*", "lttng_ust_lib:*", NULL,
+};
+
+/* --context asked for the ip (the list was checked already). */
+static bool context_has_ip(const struct record_opts *o)
+{
+	char why[96];
+	uint32_t set = 0;
+
+	return o->context && !ust__context_parse(o->context, &set, why, sizeof(why)) &&
+	       (set & UST_CTX_IP);
+}
+
+/* --context=LIST, checked here and passed on as UST_CONTEXT. */
 static int check_context(struct record_opts *o, const char *arg)
 {
-	if (!strcmp(arg, "tid"))
-		o->context = "tid";
-	else if (!strcmp(arg, "none"))
-		o->context = "none";
-	else {
-		cli_error("invalid --context '%s': must be 'tid' or 'none'", arg);
+	char why[96];
+	uint32_t set;
+
+	if (ust__context_parse(arg, &set, why, sizeof(why))) {
+		cli_error("invalid --context '%s': %s (contexts: "
+			  UST_CONTEXT_NAMES_HELP ")", arg, why);
+		return -1;
+	}
+	free(o->context);
+	o->context = strdup(arg);
+	if (!o->context) {
+		cli_error("out of memory");
 		return -1;
 	}
 	return 0;
@@ -407,6 +435,12 @@ static enum parse_result record_parse(int argc, const char **argv,
 		if (add_pattern(o, cli_functions_patterns[i]))
 			res = PARSE_ERROR;
 	}
+	/* The same for the ip context: the objects the addresses are in. */
+	for (i = 0; res == PARSE_OK && o->trace && context_has_ip(o) &&
+		    ip_patterns[i]; i++) {
+		if (add_pattern(o, ip_patterns[i]))
+			res = PARSE_ERROR;
+	}
 	poptFreeContext(ctx);
 	return res;
 }
@@ -422,6 +456,7 @@ static void record_opts_release(struct record_opts *o)
 	free(o->output);
 	free(o->kernel_list);
 	cli_relay_release(&o->relay);
+	free(o->context);
 }
 
 /*

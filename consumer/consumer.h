@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "abi/consumerd.h"
 #include "abi/shm.h"
@@ -74,6 +75,7 @@ struct consumer {
 	struct ust_clock clock;
 	int out_fd;			/* the trace directory */
 	char *out_path;			/* its absolute path */
+	time_t created;			/* when it was created (env of the metadata) */
 	int meta_fd;
 	uint64_t meta_file_size;	/* bytes of whole blocks in `metadata` */
 	uint64_t meta_pos;		/* next unread byte of the metadata log */
@@ -101,7 +103,8 @@ void cd_output_finish(struct consumer *c);
 int cd_output_file_metadata(struct consumer *c, const char *text, size_t len);
 void cd_output_file_packet(struct consumer *c, struct stream *s, const uint8_t *pkt,
 			   size_t len, uint64_t records);
-void cd_output_trace_name(const char *procname, int pid, char *buf, size_t len);
+void cd_output_trace_name(const char *procname, int pid, time_t created,
+			  char *buf, size_t len);
 int cd_output_create_trace_dir(struct consumer *c, const char *dir,
 			    const char *procname, int pid);
 void cd_output_remove_trace_dir(struct consumer *c, const char *meta);
@@ -120,6 +123,7 @@ void cd_sanitize_name(char *s);
 struct cd_relay;
 bool cd_relay_wanted(const char *output);
 bool cd_relay_sink(const struct consumer *c);
+const char *cd_relay_session_name(const struct consumer *c);
 void cd_relay_snapshot(struct consumer *c, const char *dir);
 int cd_relay_start(struct consumer *c, const char *url, const char *trace_name);
 int cd_relay_metadata(struct consumer *c, const char *text, size_t len);

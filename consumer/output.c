@@ -118,16 +118,19 @@ char *cd_output_join_path(const char *dir, const char *name)
 	return out;
 }
 
-/* `<procname>-<pid>-<YYYYMMDD>-<HHMMSS>`: the trace's name, here or on a relay. */
-void cd_output_trace_name(const char *procname, int pid, char *buf, size_t len)
+/*
+ * `<procname>-<pid>-<YYYYMMDD>-<HHMMSS>`, the time being the trace's
+ * creation (`created`): the trace's name, here or on a relay.
+ */
+void cd_output_trace_name(const char *procname, int pid, time_t created,
+			  char *buf, size_t len)
 {
 	char proc[64];
 	struct tm tm;
-	time_t now = time(NULL);
 
 	snprintf(proc, sizeof(proc), "%s", procname[0] ? procname : "unknown");
 	cd_sanitize_name(proc);
-	localtime_r(&now, &tm);
+	localtime_r(&created, &tm);
 	snprintf(buf, len, "%s-%d-%04d%02d%02d-%02d%02d%02d", proc, pid,
 		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
 		 tm.tm_min, tm.tm_sec);
@@ -144,7 +147,9 @@ int cd_output_create_trace_dir(struct consumer *c, const char *dir,
 		fprintf(stderr, CONSUMER_NAME ": %s\n", err);
 		return parent;
 	}
-	cd_output_trace_name(procname, pid, base, sizeof(base));
+	if (!c->created)
+		c->created = time(NULL);
+	cd_output_trace_name(procname, pid, c->created, base, sizeof(base));
 	fd = cd_output_make_dir(parent, base, name, sizeof(name));
 	if (fd < 0) {
 		fprintf(stderr, CONSUMER_NAME ": cannot create a trace directory in '%s': %s\n",
@@ -173,7 +178,8 @@ int cd_output_start(struct consumer *c, const char *output, const char *procname
 
 	if (!cd_relay_wanted(output))
 		return cd_output_create_trace_dir(c, output, procname, pid);
-	cd_output_trace_name(procname, pid, name, sizeof(name));
+	c->created = time(NULL);
+	cd_output_trace_name(procname, pid, c->created, name, sizeof(name));
 	return cd_relay_start(c, output, name);
 }
 

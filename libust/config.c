@@ -15,6 +15,7 @@
 
 #include "abi/consumerd.h"
 #include "abi/env.h"
+#include "common/context.h"
 #include "common/parse.h"
 #include "common/pattern.h"
 #include "session.h"
@@ -108,13 +109,16 @@ static uint32_t load_mode(struct ust_config *cfg)
 static uint32_t load_event_context(void)
 {
 	const char *v = getenv(UST_ENV_CONTEXT);
+	char why[96];
+	uint32_t set;
 
-	if (!v || !*v || !strcmp(v, UST_CONTEXT_NAME_TID))
-		return UST_CONTEXT_TID;
-	if (!strcmp(v, UST_CONTEXT_NAME_NONE))
-		return UST_CONTEXT_NONE;
-	warn_bad(UST_ENV_CONTEXT, v, "must be 'tid' or 'none'");
-	return UST_CONTEXT_TID;
+	if (!v || !*v)
+		return UST_CTX_DEFAULT;
+	if (ust__context_parse(v, &set, why, sizeof(why))) {
+		warn_bad(UST_ENV_CONTEXT, v, why);
+		return UST_CTX_DEFAULT;
+	}
+	return set;
 }
 
 static uint32_t load_clock(struct ust_config *cfg)

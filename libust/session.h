@@ -44,7 +44,7 @@ struct ust_config {
 	char *output;				/* UST_OUTPUT */
 	uint32_t mode;				/* UST_MODE */
 	uint32_t blocking;			/* UST_MODE=block */
-	uint32_t event_context;			/* UST_CONTEXT */
+	uint32_t event_context;			/* UST_CONTEXT: UST_CTX_* bits */
 	uint32_t subbuf_size;			/* UST_SUBBUF_SIZE */
 	uint32_t subbuf_count;			/* UST_SUBBUF_COUNT */
 	uint32_t read_timer_us;			/* UST_READ_TIMER_US */
@@ -62,7 +62,9 @@ struct ust_channel {
 	uint32_t subbuf_size;
 	uint32_t mode;
 	uint32_t stream_id;
-	uint32_t ctx_size;	/* ctf_ev_context_size(event_context) */
+	uint32_t ctx_set;	/* the UST_CTX_* bits its records carry */
+	uint32_t ctx_size;	/* ctf_ev_context_size(ctx_set) */
+	uint32_t ctx_img_size;	/* ctf_ev_context_image_size(ctx_set): the ip's offset */
 	uint32_t blocking;	/* discard mode: wait for room first */
 	int32_t stalled;	/* blocking gave up: the consumer is stuck */
 };
@@ -75,6 +77,16 @@ struct ust_session {
 	uint32_t nr_cpus;
 	uint32_t clock_kind;
 	uint8_t uuid[16];
+	int32_t vpid;			/* getpid() when the session started */
+	uint32_t ctx_union;		/* every channel's ctx_set, or-ed */
+	/*
+	 * Which per-thread context images are current (ringbuf.c): unique
+	 * per session in its high 32 bits; the low bits count thread
+	 * renames, which make every thread rebuild its images.  Relaxed
+	 * loads and increments: a stale image only names a thread by its
+	 * old name in a few more records.
+	 */
+	uint64_t ctx_gen;
 	uint32_t nr_channels;
 	/*
 	 * Where the statedump events go: chan[1], the state channel, in
@@ -108,6 +120,7 @@ UST_HIDDEN void ust__ringbuf_init_buffer(struct ust_session *s,
 					struct ust_channel *ch, uint32_t cpu,
 					uint64_t now);
 UST_HIDDEN void ust__thread_forget(void);
+UST_HIDDEN void ust__thread_renamed(void);
 UST_HIDDEN uint64_t ust__channel_event_write(struct ust_session *s,
 					    uint32_t chan,
 					    struct ust_event_desc *event,

@@ -79,7 +79,7 @@ START_TEST(test_defaults)
 	ck_assert_str_eq(cfg.output, "/tmp/ltt-usertrace");
 	ck_assert_uint_eq(cfg.mode, UST_MODE_DISCARD);
 	ck_assert_uint_eq(cfg.blocking, 0);
-	ck_assert_uint_eq(cfg.event_context, UST_CONTEXT_TID);
+	ck_assert_uint_eq(cfg.event_context, UST_CTX_VTID);
 	ck_assert_uint_eq(cfg.subbuf_size, 1u << 20);
 	ck_assert_uint_eq(cfg.subbuf_count, 4);
 	ck_assert_uint_eq(cfg.read_timer_us, 1000);
@@ -104,7 +104,6 @@ struct u32_case {
 #define COUNT_WHY "must be a power of two from 2 to 65536"
 #define TIMER_WHY "must be from 100 to 10000000 microseconds"
 #define MODE_WHY "must be 'discard', 'overwrite', 'block' or 'flight'"
-#define CONTEXT_WHY "must be 'tid' or 'none'"
 
 static const struct u32_case u32_cases[] = {
 	{ UST_ENV_MODE, "discard", F(mode), UST_MODE_DISCARD, NULL },
@@ -115,11 +114,18 @@ static const struct u32_case u32_cases[] = {
 	{ UST_ENV_MODE, "fast", F(mode), UST_MODE_DISCARD, MODE_WHY },
 	{ UST_ENV_MODE, "Overwrite", F(mode), UST_MODE_DISCARD, MODE_WHY },
 	{ UST_ENV_MODE, "flight ", F(mode), UST_MODE_DISCARD, MODE_WHY },
-	{ UST_ENV_CONTEXT, "tid", F(event_context), UST_CONTEXT_TID, NULL },
-	{ UST_ENV_CONTEXT, "none", F(event_context), UST_CONTEXT_NONE, NULL },
-	{ UST_ENV_CONTEXT, "", F(event_context), UST_CONTEXT_TID, NULL },
-	{ UST_ENV_CONTEXT, "pid", F(event_context), UST_CONTEXT_TID, CONTEXT_WHY },
-	{ UST_ENV_CONTEXT, "NONE", F(event_context), UST_CONTEXT_TID, CONTEXT_WHY },
+	{ UST_ENV_CONTEXT, "tid", F(event_context), UST_CTX_VTID, NULL },
+	{ UST_ENV_CONTEXT, "vtid", F(event_context), UST_CTX_VTID, NULL },
+	{ UST_ENV_CONTEXT, "none", F(event_context), 0, NULL },
+	{ UST_ENV_CONTEXT, "", F(event_context), UST_CTX_VTID, NULL },
+	{ UST_ENV_CONTEXT, "vtid,vpid,procname,ip,pthread_id", F(event_context),
+	  UST_CTX_ALL, NULL },
+	{ UST_ENV_CONTEXT, "ip,tid,ip", F(event_context), UST_CTX_VTID | UST_CTX_IP, NULL },
+	{ UST_ENV_CONTEXT, "pid", F(event_context), UST_CTX_VTID, "unknown context 'pid'" },
+	{ UST_ENV_CONTEXT, "NONE", F(event_context), UST_CTX_VTID, "unknown context 'NONE'" },
+	{ UST_ENV_CONTEXT, "none,vtid", F(event_context), UST_CTX_VTID,
+	  "'none' cannot be combined with other contexts" },
+	{ UST_ENV_CONTEXT, "vtid,,ip", F(event_context), UST_CTX_VTID, "empty context name" },
 	{ UST_ENV_SUBBUF_SIZE, "4096", F(subbuf_size), 4096, NULL },
 	{ UST_ENV_SUBBUF_SIZE, "4k", F(subbuf_size), 4096, NULL },
 	{ UST_ENV_SUBBUF_SIZE, "64K", F(subbuf_size), 65536, NULL },
