@@ -25,7 +25,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "tsdl.h"
+#include "reader/tsdl.h"
 
 #define FILTER_ERROR_MAX 512
 

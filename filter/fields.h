@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "compiler.h"
-#include "tsdl.h"
+#include "reader/tsdl.h"
 
 struct node;
 

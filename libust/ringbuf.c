@@ -34,6 +34,7 @@
 
 #include <ust/tracepoint.h>
 
+#include "gate.h"
 #include "rseq-commit.h"
 #include "session.h"
 
@@ -75,6 +76,11 @@ static inline int32_t thread_id(void)
 	return tid;
 }
 
+int32_t ust__thread_tid(void)
+{
+	return thread_id();
+}
+
 static struct rseq *own_rseq_register(void)
 {
 	if (ust_tls_rseq_state == 0) {
@@ -99,6 +105,14 @@ static inline struct rseq *thread_rseq(void)
  * A word of this CPU's control block that only writers on this CPU store
  * (I3): a relaxed load, checked again inside the restartable sequence.
  */
+uint32_t ust__thread_cpu(void)
+{
+	struct rseq *rs = thread_rseq();
+
+	/* Relaxed: the kernel's, as in channel_write(). */
+	return rs ? __atomic_load_n(&rs->cpu_id, __ATOMIC_RELAXED) : 0;
+}
+
 static inline uint64_t load_relaxed(const uint64_t *p)
 {
 	return __atomic_load_n(p, __ATOMIC_RELAXED);
@@ -345,6 +359,17 @@ void ust_event_write(struct ust_event_desc *event,
 						__ATOMIC_ACQUIRE);
 
 	if (!s)
+		return;
+	/*
+	 * Relaxed: the gate word (include/ust/tracepoint.h), 0 unless the
+	 * event has a filter or rate limit; partners: the relaxed stores of
+	 * ust__gate_attach() and ust ctl's writes.  A record the probe could
+	 * not build (UST_PAYLOAD_DROP) goes on to be counted lost.
+	 */
+	if (__builtin_expect(__atomic_load_n(&event->reserved,
+					     __ATOMIC_RELAXED) != 0, 0) &&
+	    payload_size != UST_PAYLOAD_DROP &&
+	    !ust__gate_pass(s, event, segs, nr_segs))
 		return;
 	(void)channel_write(s, &s->chan[0], event, segs, nr_segs, payload_size);
 }

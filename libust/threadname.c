@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <pthread.h>
 
+#include "gate.h"
 #include "session.h"
 #include "statedump.h"
 
@@ -40,7 +41,9 @@ UST_EXPORT int pthread_setname_np(pthread_t thread, const char *name)
 	if (!fn)
 		return ENOSYS;
 	ret = fn(thread, name);
-	if (!ret)
+	if (!ret) {
 		ust__statedump_thread_renamed(thread, name);
+		ust__gate_thread_renamed();	/* $ctx.procname of filters */
+	}
 	return ret;
 }
