@@ -116,9 +116,11 @@ static int compile(struct ctl_process *p, const char *pattern, const char *expr,
 
 	snprintf(where, sizeof(where), "process %d", (int)p->pid);
 	if (cli_elf_scan_process(p->pid, CLI_FIELDS_SECTION, cli_fields_section,
-				 &f) >= 0)
+				 &f) >= 0) {
+		cli_fields_sort(&f);
 		ret = cli_filter_compile(&f, pattern, expr, live_event, p, "filter",
 					 where, blob, &len);
+	}
 	cli_fields_release(&f);
 	return ret;
 }

@@ -111,6 +111,18 @@ unsigned int cli_fields_section(const char *path, const char *data,
 	return n;
 }
 
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct cli_event_fields *)a)->name,
+		      ((const struct cli_event_fields *)b)->name);
+}
+
+void cli_fields_sort(struct cli_fields *f)
+{
+	if (f->nr)
+		qsort(f->v, f->nr, sizeof(*f->v), by_name);
+}
+
 void cli_fields_release(struct cli_fields *f)
 {
 	size_t i;

@@ -30,6 +30,8 @@ struct cli_fields {
 /* A cli_elf_section_fn: add the events of one "ust_fields" section. */
 unsigned int cli_fields_section(const char *path, const char *data,
 				size_t size, void *arg);
+/* In name order, so that notes and errors come in a stable order. */
+void cli_fields_sort(struct cli_fields *f);
 void cli_fields_release(struct cli_fields *f);
 
 /* Which events a filter is compiled for, besides its pattern. */

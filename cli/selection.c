@@ -184,6 +184,7 @@ int cli_sel_compile(struct cli_selection *s, const char *cmd)
 	if (!path)
 		return 0;	/* not found: running it fails with 127 */
 	n = cli_elf_scan_program(path, CLI_FIELDS_SECTION, cli_fields_section, &f);
+	cli_fields_sort(&f);
 	if (n < 0 || asprintf(&where, "'%s' or the libraries it loads", cmd) < 0) {
 		cli_error("--filter: ust record compiles filters for the events of "
 			  "CMD and its libraries, and cannot read '%s'", cmd);
