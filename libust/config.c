@@ -78,28 +78,30 @@ static int parse_option(struct ust_trace_entry *e, const char *opt)
 	return -1;
 }
 
-/* One entry: PATTERN{;option}.  False (and a warning) when it is bad. */
-static bool load_entry(struct ust_config *cfg, char *tok)
+/*
+ * One entry: PATTERN{;option}.  A bad option makes the entry select
+ * nothing (a warning says so), rather than more than it asked for.
+ */
+static void load_entry(struct ust_config *cfg, char *tok)
 {
 	struct ust_trace_entry *e = &cfg->entries[cfg->nr_patterns];
 	char *save = NULL, *opt, *pattern = strtok_r(tok, ";", &save);
 
 	memset(e, 0, sizeof(*e));
 	if (!pattern)
-		return false;
-	while ((opt = strtok_r(NULL, ";", &save))) {
+		return;
+	while (!e->broken && (opt = strtok_r(NULL, ";", &save))) {
 		if (parse_option(e, opt)) {
 			warn_bad(UST_ENV_TRACE, pattern, opt[0] == 'f' ?
-				 "its filter is not one ust record wrote" :
-				 "unknown option or log level");
+				 "its filter is not one ust record wrote; it selects nothing" :
+				 "unknown option or log level; it selects nothing");
 			free(e->filter);
 			e->filter = NULL;
-			return false;
+			e->broken = true;
 		}
 	}
 	cfg->patterns[cfg->nr_patterns++] = strdup(pattern);
 	cfg->have_filters |= e->filter != NULL;
-	return true;
 }
 
 static void load_patterns(struct ust_config *cfg, const char *list)
@@ -118,7 +120,7 @@ static void load_patterns(struct ust_config *cfg, const char *list)
 			warn_bad(UST_ENV_TRACE, tok, "too many patterns");
 			break;
 		}
-		(void)load_entry(cfg, tok);
+		load_entry(cfg, tok);
 	}
 	free(copy);
 }
@@ -291,7 +293,8 @@ static bool entry_counts(unsigned int i, const void *arg)
 	const struct level_arg *a = arg;
 	const struct ust_trace_entry *e = &a->cfg->entries[i];
 
-	return ust__entry_loglevel_ok(e->loglevel_op, e->loglevel, a->loglevel);
+	return !e->broken &&
+	       ust__entry_loglevel_ok(e->loglevel_op, e->loglevel, a->loglevel);
 }
 
 /* "facility:event" is enabled by UST_TRACE (rules in common/pattern.h). */

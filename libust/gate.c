@@ -323,7 +323,7 @@ void ust__gate_session_started(struct ust_session *s)
 	for (i = 0; i < ust__config.nr_patterns && n < UST_CTL_MAX_FILTERS; i++) {
 		const char *p = ust__config.patterns[i];
 
-		if (p && p[0] != '-')
+		if (p && p[0] != '-' && !ust__config.entries[i].broken)
 			rule_append_entry(a, p, &ust__config.entries[i], n++);
 	}
 	/* I13, release: the rules and programs before their count. */

@@ -43,6 +43,7 @@ struct ust_trace_entry {
 	int32_t loglevel;
 	uint8_t *filter;		/* a decoded struct ust_filter_blob, or NULL */
 	size_t filter_len;
+	bool broken;			/* a bad option: it selects nothing */
 };
 
 #define UST_MAX_RATE_LIMITS	16u
