@@ -41,6 +41,9 @@ static const char *const names[UST_FOP_COUNT] = {
 	[UST_FOP_GT_D] = "GT_D", [UST_FOP_GE_D] = "GE_D",
 	[UST_FOP_STR_EQ] = "STR_EQ", [UST_FOP_STR_MATCH] = "STR_MATCH",
 	[UST_FOP_AND] = "AND", [UST_FOP_OR] = "OR",
+	[UST_FOP_EQ_K] = "EQ_K", [UST_FOP_NE_K] = "NE_K", [UST_FOP_LT_K] = "LT_K",
+	[UST_FOP_LE_K] = "LE_K", [UST_FOP_GT_K] = "GT_K", [UST_FOP_GE_K] = "GE_K",
+	[UST_FOP_BAND_K] = "BAND_K",
 };
 
 static const char *const ctx_names[UST_FILTER_CTX_COUNT] = {
@@ -101,6 +104,7 @@ static void operands(const struct ust_filter *f, const struct ust_filter_insn *i
 
 	switch (in->op) {
 	case UST_FOP_INT:
+	case UST_FOP_EQ_K ... UST_FOP_BAND_K:
 		fprintf(out, " %" PRId64, (int64_t)slot(f, in->b));
 		break;
 	case UST_FOP_DBL:

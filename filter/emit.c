@@ -397,12 +397,59 @@ static void emit_unary(struct emitter *e, const struct tnode *t)
 	}
 }
 
+/* The constant-operand form of an integer operator (EQ_K ...), or 0. */
+static uint8_t constant_form(enum ast_op op)
+{
+	switch (op) {
+	case OP_EQ: return UST_FOP_EQ_K;
+	case OP_NE: return UST_FOP_NE_K;
+	case OP_LT: return UST_FOP_LT_K;
+	case OP_LE: return UST_FOP_LE_K;
+	case OP_GT: return UST_FOP_GT_K;
+	case OP_GE: return UST_FOP_GE_K;
+	case OP_BAND: return UST_FOP_BAND_K;
+	default: return 0;
+	}
+}
+
+/* `k OP x` as `x OP' k`: the mirrored comparison (& is symmetric). */
+static enum ast_op mirrored(enum ast_op op)
+{
+	switch (op) {
+	case OP_LT: return OP_GT;
+	case OP_LE: return OP_GE;
+	case OP_GT: return OP_LT;
+	case OP_GE: return OP_LE;
+	default: return op;
+	}
+}
+
+/*
+ * An integer against an integer constant, in one instruction: true when
+ * emitted that way.
+ */
+static bool emit_with_constant(struct emitter *e, const struct tnode *t)
+{
+	const struct tnode *var = t->right->is_const ? t->left : t->right;
+	const struct tnode *k = t->right->is_const ? t->right : t->left;
+	enum ast_op op = k == t->right ? t->op : mirrored(t->op);
+
+	if (var->type != VT_INT || k->type != VT_INT || !k->is_const ||
+	    var->is_const || !constant_form(op))
+		return false;
+	emit_node(e, var);
+	insn(e, constant_form(op), 0, pool_u64(e, (uint64_t)k->i), 0);
+	return true;
+}
+
 /* An operator of two numbers: both made `as`, then the opcode. */
 static void emit_numbers(struct emitter *e, const struct tnode *t)
 {
 	enum vtype as = t->left->type == VT_FLOAT || t->right->type == VT_FLOAT ?
 			VT_FLOAT : VT_INT;
 
+	if (emit_with_constant(e, t))
+		return;
 	emit_as(e, t->left, as);
 	emit_as(e, t->right, as);
 	insn(e, tnode_opcode(t->op, as == VT_FLOAT), 0, 0, 0);

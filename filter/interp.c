@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "fast.h"
 #include "payload.h"
 #include "runtime.h"
 
@@ -33,6 +34,9 @@ struct run {
 	const struct ust_filter_ctx *ctx;
 	struct flt_view view;
 	uint64_t pos;		/* the position register P */
+	/* The first segment: where fixed fields at fixed offsets usually are. */
+	const uint8_t *base0;
+	size_t len0;
 };
 
 static uint64_t pool_u64(const struct ust_filter *f, uint32_t slot)
@@ -48,50 +52,34 @@ static uint64_t address(const struct run *r, const struct ust_filter_insn *in)
 	return (in->a & UST_FILTER_REL ? r->pos : 0) + in->c;
 }
 
-/* A `size`-byte unsigned integer at `off`, in payload byte order. */
-static int load_bits(struct run *r, uint64_t off, unsigned int size,
-		     bool swap, uint64_t *out)
+/*
+ * The `size`-byte unsigned integer at `off`: read in place when the first
+ * segment holds it (the common case), else copied out of the segments.
+ */
+static inline int load_bits(struct run *r, uint64_t off, unsigned int size,
+			    bool swap, uint64_t *out)
 {
 	uint8_t b[8];
-	uint16_t u16;
-	uint32_t u32;
-	uint64_t u64;
 
-	if (flt_view_read(&r->view, off, b, size))
-		return -1;
-	switch (size) {
-	case 1:
-		*out = b[0];
-		return 0;
-	case 2:
-		memcpy(&u16, b, 2);
-		*out = swap ? __builtin_bswap16(u16) : u16;
-		return 0;
-	case 4:
-		memcpy(&u32, b, 4);
-		*out = swap ? __builtin_bswap32(u32) : u32;
-		return 0;
-	default:
-		memcpy(&u64, b, 8);
-		*out = swap ? __builtin_bswap64(u64) : u64;
+	if (off < r->len0 && size <= r->len0 - off) {
+		*out = ust_filter_bits_at(r->base0 + off, size, swap);
 		return 0;
 	}
+	if (flt_view_read(&r->view, off, b, size))
+		return -1;
+	*out = ust_filter_bits_at(b, size, swap);
+	return 0;
 }
 
-static int load_int(struct run *r, const struct ust_filter_insn *in,
-		    int64_t *out)
+static inline int load_int(struct run *r, const struct ust_filter_insn *in,
+			   int64_t *out)
 {
-	unsigned int size = in->a & UST_FILTER_SIZE_MASK;
-	unsigned int shift = 64 - 8 * size;
 	uint64_t bits;
 
-	if (load_bits(r, address(r, in), size, in->a & UST_FILTER_SWAP, &bits))
+	if (load_bits(r, address(r, in), in->a & UST_FILTER_SIZE_MASK,
+		      in->a & UST_FILTER_SWAP, &bits))
 		return -1;
-	if ((in->a & UST_FILTER_SIGNED) && shift)
-		/* Sign-extend: move the sign bit to bit 63, shift back. */
-		*out = (int64_t)(bits << shift) >> shift;
-	else
-		*out = (int64_t)bits;
+	*out = ust_filter_extend(bits, in->a);
 	return 0;
 }
 
@@ -169,7 +157,7 @@ static int int_shift(uint8_t op, int64_t a, int64_t b, int64_t *out)
 	return 0;
 }
 
-int ust_filter_int_binary(uint8_t op, int64_t a, int64_t b, int64_t *out)
+static inline int int_binary(uint8_t op, int64_t a, int64_t b, int64_t *out)
 {
 	uint64_t ua = (uint64_t)a, ub = (uint64_t)b;
 
@@ -192,6 +180,11 @@ int ust_filter_int_binary(uint8_t op, int64_t a, int64_t b, int64_t *out)
 	case UST_FOP_GE: *out = a >= b; return 0;
 	default: return -1;
 	}
+}
+
+int ust_filter_int_binary(uint8_t op, int64_t a, int64_t b, int64_t *out)
+{
+	return int_binary(op, a, b, out);
 }
 
 /* D D -> D or I. */
@@ -265,107 +258,219 @@ static int move(struct run *r, const struct ust_filter_insn *in)
 	}
 }
 
-int ust_filter_run(const struct ust_filter *f, const struct ust_seg *segs,
-		   unsigned int nr_segs, const struct ust_filter_ctx *ctx)
+/* A field against a constant, when the first segment does not hold it. */
+int ust_filter_run_int_k_slow(const struct ust_filter_fast *fast,
+			      const struct ust_seg *segs, unsigned int nr_segs)
 {
+	unsigned int size = fast->load & UST_FILTER_SIZE_MASK;
+	struct flt_view view;
+	uint8_t b[8];
+	uint64_t bits;
+
+	flt_view_init(&view, segs, nr_segs);
+	if (flt_view_read(&view, fast->offset, b, size))
+		return 0;
+	bits = ust_filter_bits_at(b, size, fast->load & UST_FILTER_SWAP);
+	return ust_filter_compare_k(fast->op, ust_filter_extend(bits, fast->load),
+				    fast->k) != 0;
+}
+
+/*
+ * Does the string at `s`, with `rest` bytes of its segment from it (its
+ * NUL among them, or at the start of segment `next`), match `p`?  A
+ * pattern that is a prefix and a star, or no star at all, is decided
+ * without measuring the string: pattern bytes hold no NUL, so comparing
+ * them stops at the string's end, and they are compared only when the
+ * segment holds as many bytes.
+ */
+static int string_matches(const struct ust_filter_pattern *p, const char *s,
+			  size_t rest, const struct flt_view *v, unsigned int next)
+{
+	const char *nul;
+
+	if (p->star && p->tail_at == p->len && p->head == p->len - 1)
+		return p->head <= rest && !memcmp(s, p->bytes, p->head);
+	if (!p->star) {
+		if (p->head > rest || memcmp(s, p->bytes, p->head))
+			return 0;
+		return p->head < rest ? s[p->head] == '\0' :
+					flt_view_next_byte(v, next) == 0;
+	}
+	nul = memchr(s, '\0', rest);
+	if (!nul && flt_view_next_byte(v, next) != 0)
+		return 0;	/* split across segments: not as tpgen writes */
+	return ust_filter_pattern_match(p, s, nul ? (size_t)(nul - s) : rest);
+}
+
+/* A string against a pattern: STR_MATCH's program without the interpreter. */
+static int run_str_match(const struct ust_filter_fast *fast,
+			 const struct ust_seg *segs, unsigned int nr_segs)
+{
+	struct flt_view view;
+	size_t in;
+	int i;
+
+	flt_view_init(&view, segs, nr_segs);
+	i = flt_view_seek(&view, fast->offset, &in);
+	if (i < 0)
+		return 0;
+	return string_matches(&fast->pattern, (const char *)segs[i].ptr + in,
+			      segs[i].len - in, &view, (unsigned int)i) ^ fast->op;
+}
+
+/*
+ * The dispatch: each instruction jumps straight to the next one's code
+ * (GCC's labels as values), after checking the program counter and the
+ * opcode again, which the validator has proved already.
+ */
+static __attribute__((noinline))
+int interpret(const struct ust_filter *f, const struct ust_seg *segs,
+	      unsigned int nr_segs, const struct ust_filter_ctx *ctx)
+{
+	static const void *const code[UST_FOP_COUNT] = {
+		[UST_FOP_RET] = &&ret,
+		[UST_FOP_INT] = &&fetch, [UST_FOP_DBL] = &&fetch,
+		[UST_FOP_LOAD_INT] = &&load_int, [UST_FOP_LOAD_DBL] = &&fetch,
+		[UST_FOP_LOAD_STR] = &&fetch, [UST_FOP_CTX_INT] = &&fetch,
+		[UST_FOP_CTX_STR] = &&fetch,
+		[UST_FOP_POS] = &&move, [UST_FOP_SKIP_STR] = &&move,
+		[UST_FOP_SKIP] = &&move, [UST_FOP_SEQ_INDEX] = &&move,
+		[UST_FOP_TAG_IS] = &&move,
+		[UST_FOP_NEG] = &&neg, [UST_FOP_BNOT] = &&bnot,
+		[UST_FOP_LNOT] = &&lnot, [UST_FOP_BOOL] = &&to_bool,
+		[UST_FOP_ADD ... UST_FOP_GE] = &&int_op,
+		[UST_FOP_IN_RANGES] = &&in_ranges,
+		[UST_FOP_I2D] = &&i2d, [UST_FOP_NEG_D] = &&neg_d,
+		[UST_FOP_LNOT_D] = &&lnot_d, [UST_FOP_BOOL_D] = &&bool_d,
+		[UST_FOP_ADD_D ... UST_FOP_GE_D] = &&dbl_op,
+		[UST_FOP_STR_EQ] = &&str_eq, [UST_FOP_STR_MATCH] = &&str_match,
+		[UST_FOP_AND] = &&and, [UST_FOP_OR] = &&or,
+		[UST_FOP_EQ_K] = &&eq_k, [UST_FOP_NE_K] = &&ne_k,
+		[UST_FOP_LT_K] = &&lt_k, [UST_FOP_LE_K] = &&le_k,
+		[UST_FOP_GT_K] = &&gt_k, [UST_FOP_GE_K] = &&ge_k,
+		[UST_FOP_BAND_K] = &&band_k,
+	};
 	struct value stack[UST_FILTER_MAX_STACK];
 	struct value *top = stack - 1;
+	const struct ust_filter_insn *in;
 	struct run r;
 	uint32_t pc = 0;
+	int64_t k;
 
 	r.f = f;
 	r.ctx = ctx;
 	r.pos = 0;
+	r.base0 = nr_segs ? segs[0].ptr : NULL;
+	r.len0 = nr_segs ? segs[0].len : 0;
 	flt_view_init(&r.view, segs, nr_segs);
-	/* The validator proved pc, stack depth and types; checked again cheaply. */
-	while (pc < f->nr_insns) {
-		const struct ust_filter_insn *in = &f->insns[pc++];
+#define NEXT()								\
+	do {								\
+		if (__builtin_expect(pc >= f->nr_insns, 0))		\
+			return 0;					\
+		in = &f->insns[pc++];					\
+		if (__builtin_expect(in->op >= UST_FOP_COUNT, 0))	\
+			return 0;					\
+		goto *code[in->op];					\
+	} while (0)
+#define CONSTANT() (k = (int64_t)pool_u64(f, in->b))
 
-		switch (in->op) {
-		case UST_FOP_RET:
-			return top->i != 0;
-		case UST_FOP_INT:
-		case UST_FOP_DBL:
-		case UST_FOP_LOAD_INT:
-		case UST_FOP_LOAD_DBL:
-		case UST_FOP_LOAD_STR:
-		case UST_FOP_CTX_INT:
-		case UST_FOP_CTX_STR:
-			if (top + 1 >= stack + UST_FILTER_MAX_STACK ||
-			    fetch(&r, in, top + 1))
-				return 0;
-			top++;
-			break;
-		case UST_FOP_POS:
-		case UST_FOP_SKIP_STR:
-		case UST_FOP_SKIP:
-		case UST_FOP_SEQ_INDEX:
-		case UST_FOP_TAG_IS:
-			if (move(&r, in))
-				return 0;
-			break;
-		case UST_FOP_NEG:
-			top->i = (int64_t)(0 - (uint64_t)top->i);
-			break;
-		case UST_FOP_BNOT:
-			top->i = (int64_t)~(uint64_t)top->i;
-			break;
-		case UST_FOP_LNOT:
-			top->i = top->i == 0;
-			break;
-		case UST_FOP_BOOL:
-			top->i = top->i != 0;
-			break;
-		case UST_FOP_ADD ... UST_FOP_GE:
-			if (ust_filter_int_binary(in->op, top[-1].i, top->i, &top[-1].i))
-				return 0;
-			top--;
-			break;
-		case UST_FOP_IN_RANGES:
-			top->i = in_ranges(f, in, top->i);
-			break;
-		case UST_FOP_I2D:
-			top[-(int)in->a].d = (double)top[-(int)in->a].i;
-			break;
-		case UST_FOP_NEG_D:
-			top->d = -top->d;
-			break;
-		case UST_FOP_LNOT_D:
-			top->i = top->d == 0;
-			break;
-		case UST_FOP_BOOL_D:
-			top->i = top->d != 0;
-			break;
-		case UST_FOP_ADD_D ... UST_FOP_GE_D:
-			dbl_binary(in->op, &top[-1], top->d);
-			top--;
-			break;
-		case UST_FOP_STR_EQ:
-			top[-1].i = top[-1].len == top->len &&
-				    memcmp(top[-1].s, top->s, top->len) == 0;
-			top--;
-			break;
-		case UST_FOP_STR_MATCH:
-			top->i = ust_filter_match(top->s, top->len,
-						  f->pool + in->c, in->b);
-			break;
-		case UST_FOP_AND:
-			if (top->i == 0)
-				pc = in->b;
-			else
-				top--;
-			break;
-		case UST_FOP_OR:
-			if (top->i != 0) {
-				top->i = 1;
-				pc = in->b;
-			} else {
-				top--;
-			}
-			break;
-		default:
-			return 0;
-		}
+	NEXT();
+ret:
+	return top->i != 0;
+load_int:
+	if (top + 1 >= stack + UST_FILTER_MAX_STACK || load_int(&r, in, &top[1].i))
+		return 0;
+	top++;
+	NEXT();
+fetch:
+	if (top + 1 >= stack + UST_FILTER_MAX_STACK || fetch(&r, in, top + 1))
+		return 0;
+	top++;
+	NEXT();
+move:
+	if (move(&r, in))
+		return 0;
+	NEXT();
+neg:
+	top->i = (int64_t)(0 - (uint64_t)top->i);
+	NEXT();
+bnot:
+	top->i = (int64_t)~(uint64_t)top->i;
+	NEXT();
+lnot:
+	top->i = top->i == 0;
+	NEXT();
+to_bool:
+	top->i = top->i != 0;
+	NEXT();
+int_op:
+	if (int_binary(in->op, top[-1].i, top->i, &top[-1].i))
+		return 0;
+	top--;
+	NEXT();
+in_ranges:
+	top->i = in_ranges(f, in, top->i);
+	NEXT();
+i2d:
+	top[-(int)in->a].d = (double)top[-(int)in->a].i;
+	NEXT();
+neg_d:
+	top->d = -top->d;
+	NEXT();
+lnot_d:
+	top->i = top->d == 0;
+	NEXT();
+bool_d:
+	top->i = top->d != 0;
+	NEXT();
+dbl_op:
+	dbl_binary(in->op, &top[-1], top->d);
+	top--;
+	NEXT();
+str_eq:
+	top[-1].i = top[-1].len == top->len &&
+		    memcmp(top[-1].s, top->s, top->len) == 0;
+	top--;
+	NEXT();
+str_match:
+	top->i = ust_filter_match(top->s, top->len, f->pool + in->c, in->b);
+	NEXT();
+and:
+	if (top->i == 0)
+		pc = in->b;
+	else
+		top--;
+	NEXT();
+or:
+	if (top->i != 0) {
+		top->i = 1;
+		pc = in->b;
+	} else {
+		top--;
 	}
-	return 0;
+	NEXT();
+eq_k:
+ne_k:
+lt_k:
+le_k:
+gt_k:
+ge_k:
+band_k:
+	top->i = ust_filter_compare_k(in->op, top->i, CONSTANT());
+	NEXT();
+#undef NEXT
+#undef CONSTANT
+}
+
+int ust_filter_run(const struct ust_filter *f, const struct ust_seg *segs,
+		   unsigned int nr_segs, const struct ust_filter_ctx *ctx)
+{
+	switch (f->fast.shape) {
+	case UST_FILTER_SHAPE_INT_K:
+		return ust_filter_run_int_k(&f->fast, segs, nr_segs);
+	case UST_FILTER_SHAPE_STR_MATCH:
+		return run_str_match(&f->fast, segs, nr_segs);
+	default:
+		return interpret(f, segs, nr_segs, ctx);
+	}
 }

@@ -55,8 +55,7 @@ int flt_view_read(struct flt_view *v, uint64_t off, void *dst, size_t n)
 	return 0;
 }
 
-/* The first byte of the first non-empty segment after `i`, or -1. */
-static int next_byte(const struct flt_view *v, unsigned int i)
+int flt_view_next_byte(const struct flt_view *v, unsigned int i)
 {
 	for (i++; i < v->nr_segs; i++)
 		if (v->segs[i].len)
@@ -91,7 +90,7 @@ int flt_view_string(struct flt_view *v, uint64_t off, const char **s,
 
 	if (i < 0)
 		return -1;
-	if (!nul && next_byte(v, (unsigned int)i) != 0)
+	if (!nul && flt_view_next_byte(v, (unsigned int)i) != 0)
 		return -1;	/* split across segments: not as tpgen writes */
 	*len = nul ? (size_t)(nul - *s) : rest;
 	return 0;

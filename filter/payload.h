@@ -39,6 +39,9 @@ static inline void flt_view_init(struct flt_view *v, const struct ust_seg *segs,
  */
 int flt_view_seek(struct flt_view *v, uint64_t off, size_t *in_seg);
 
+/* The first byte of the first non-empty segment after segment `i`, or -1. */
+int flt_view_next_byte(const struct flt_view *v, unsigned int i);
+
 /* Copy `n` bytes at `off` to `dst`: 0, or -1 when they are not all there. */
 int flt_view_read(struct flt_view *v, uint64_t off, void *dst, size_t n);
 

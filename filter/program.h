@@ -144,6 +144,18 @@ enum ust_filter_op {
 	/* Short-circuit jumps to instruction b (> this one). */
 	UST_FOP_AND,		/* I: 0 -> jump, keeping it; else pop */
 	UST_FOP_OR,		/* I: not 0 -> becomes 1, jump; else pop */
+	/*
+	 * An integer against a constant, pool slot b, in one instruction
+	 * (the compiler's shortcut for `x > 10`): I -> I, as EQ ... GE, BAND
+	 * with the constant as right operand.
+	 */
+	UST_FOP_EQ_K,
+	UST_FOP_NE_K,
+	UST_FOP_LT_K,
+	UST_FOP_LE_K,
+	UST_FOP_GT_K,
+	UST_FOP_GE_K,
+	UST_FOP_BAND_K,
 	UST_FOP_COUNT
 };
 

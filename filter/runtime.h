@@ -17,12 +17,47 @@
 #ifndef UST_FILTER_RUNTIME_H
 #define UST_FILTER_RUNTIME_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <ust/tracepoint.h>
 
 #include "program.h"
+
+/*
+ * The most common programs, recognised by the validator and run without
+ * the interpreter: a field at a fixed offset against a constant
+ * (`x > 10`), a string at a fixed offset against a pattern.
+ */
+enum ust_filter_shape {
+	UST_FILTER_SHAPE_NONE = 0,
+	UST_FILTER_SHAPE_INT_K,		/* LOAD_INT at c, EQ_K ... BAND_K, RET */
+	UST_FILTER_SHAPE_STR_MATCH,	/* LOAD_STR at c, STR_MATCH, [LNOT,] RET */
+};
+
+/* A pattern (NUL bytes for stars), taken apart once for matching. */
+struct ust_filter_pattern {
+	const uint8_t *bytes;
+	uint32_t len;
+	uint32_t head;		/* bytes before the first star (len: no star) */
+	uint32_t tail_at;	/* where the bytes after the last star begin */
+	bool star;
+};
+
+void ust_filter_pattern_prepare(struct ust_filter_pattern *p,
+				const uint8_t *pat, size_t len);
+int ust_filter_pattern_match(const struct ust_filter_pattern *p, const char *s,
+			     size_t n);
+
+struct ust_filter_fast {
+	uint8_t shape;		/* enum ust_filter_shape */
+	uint8_t op;		/* INT_K: EQ_K ... BAND_K; STR_MATCH: 1 for != */
+	uint8_t load;		/* INT_K: the load's size and flags */
+	uint32_t offset;	/* of the field in the payload */
+	int64_t k;		/* INT_K: the constant */
+	struct ust_filter_pattern pattern;	/* STR_MATCH */
+};
 
 /* A validated program: points into bytes that must not change any more. */
 struct ust_filter {
@@ -32,6 +67,7 @@ struct ust_filter {
 	uint32_t pool_size;
 	uint64_t signature;
 	uint32_t ctx_needed;	/* bit (1 << field) per $ctx field it reads */
+	struct ust_filter_fast fast;
 };
 
 /* Why a program was refused: a fixed text and the instruction, if any. */

@@ -158,6 +158,13 @@ static const struct effect effects[UST_FOP_COUNT] = {
 	[UST_FOP_GE_D] = { T_DBL, T_DBL, T_INT },
 	[UST_FOP_STR_EQ] = { T_STR, T_STR, T_INT },
 	[UST_FOP_STR_MATCH] = { T_NONE, T_STR, T_INT },
+	[UST_FOP_EQ_K] = { T_NONE, T_INT, T_INT },
+	[UST_FOP_NE_K] = { T_NONE, T_INT, T_INT },
+	[UST_FOP_LT_K] = { T_NONE, T_INT, T_INT },
+	[UST_FOP_LE_K] = { T_NONE, T_INT, T_INT },
+	[UST_FOP_GT_K] = { T_NONE, T_INT, T_INT },
+	[UST_FOP_GE_K] = { T_NONE, T_INT, T_INT },
+	[UST_FOP_BAND_K] = { T_NONE, T_INT, T_INT },
 };
 
 static int apply_effect(struct checker *c, uint8_t op)
@@ -182,6 +189,7 @@ static int check_operands(struct checker *c, const struct ust_filter_insn *in)
 	switch (in->op) {
 	case UST_FOP_INT:
 	case UST_FOP_DBL:
+	case UST_FOP_EQ_K ... UST_FOP_BAND_K:
 		ok = !in->a && !in->c && slot_ok(f, in->b, 1);
 		break;
 	case UST_FOP_LOAD_INT:
@@ -343,6 +351,39 @@ static int check_header(struct ust_filter *f, const void *bytes, size_t size,
 	return 0;
 }
 
+/*
+ * Recognise the shapes of struct ust_filter_fast in a valid program (so
+ * every operand is known to be in bounds already).
+ */
+static void find_shape(struct ust_filter *f)
+{
+	const struct ust_filter_insn *in = f->insns;
+	struct ust_filter_fast *fast = &f->fast;
+	uint64_t k;
+
+	memset(fast, 0, sizeof(*fast));
+	if (f->nr_insns == 3 && in[0].op == UST_FOP_LOAD_INT &&
+	    !(in[0].a & UST_FILTER_REL) && in[1].op >= UST_FOP_EQ_K &&
+	    in[1].op <= UST_FOP_BAND_K && in[2].op == UST_FOP_RET) {
+		memcpy(&k, f->pool + (size_t)in[1].b * 8, sizeof(k));
+		fast->shape = UST_FILTER_SHAPE_INT_K;
+		fast->op = in[1].op;
+		fast->load = in[0].a;
+		fast->offset = in[0].c;
+		fast->k = (int64_t)k;
+		return;
+	}
+	if ((f->nr_insns == 3 || (f->nr_insns == 4 && in[2].op == UST_FOP_LNOT)) &&
+	    in[0].op == UST_FOP_LOAD_STR && !(in[0].a & UST_FILTER_REL) &&
+	    in[1].op == UST_FOP_STR_MATCH && in[f->nr_insns - 1].op == UST_FOP_RET) {
+		fast->shape = UST_FILTER_SHAPE_STR_MATCH;
+		fast->op = f->nr_insns == 4;
+		fast->offset = in[0].c;
+		ust_filter_pattern_prepare(&fast->pattern, f->pool + in[1].c,
+					   in[1].b);
+	}
+}
+
 int ust_filter_validate(struct ust_filter *f, const void *bytes, size_t size,
 			struct ust_filter_error *err)
 {
@@ -363,5 +404,6 @@ int ust_filter_validate(struct ust_filter *f, const void *bytes, size_t size,
 	}
 	if (c.live)
 		return refuse(&c, "runs past its last instruction");
+	find_shape(f);
 	return 0;
 }

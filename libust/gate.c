@@ -36,35 +36,10 @@
 #include "filter/runtime.h"
 #include "gate.h"
 
-#define GATE_MAX_OR		8u	/* programs ORed for one event */
 #define GATE_ARENA_SIZE		(16u << 20)
 #define RATE_SLOTS		64u	/* rate-limited event types */
 
-/* The programs that may keep a record of one event; immutable once published. */
-struct filter_set {
-	uint32_t nr;
-	uint32_t ctx_needed;	/* $ctx fields the programs read */
-	bool missing;		/* a rule had no valid program for the event */
-	struct ust_filter progs[GATE_MAX_OR];
-};
-
-struct gate {
-	/*
-	 * NULL: no filter.  Store-release by the builder after the set and
-	 * its programs are complete; the gated path loads it with acquire.
-	 */
-	const struct filter_set *set;
-	uint32_t generation;	/* the rules' count `set` was built from */
-	uint32_t installing;	/* 1 while a thread builds a new set */
-	/* Written at attach, before the event can take the gated path. */
-	uint32_t window;	/* 1 + its index in ust_tls_rate; 0: none yet */
-	uint32_t rate_max;	/* records a second; 0: no limit */
-	int32_t loglevel;
-	uint64_t signature;
-	char name[UST_CTL_NAME_MAX];
-};
-
-static struct gate gates[UST_CTL_MAX_EVENTS];
+struct ust__gate ust__gates[UST_CTL_MAX_EVENTS];
 static uint8_t *arena;
 static uint64_t arena_used;
 static uint32_t nr_rate_slots;	/* under the registry lock */
@@ -119,17 +94,6 @@ static void *arena_alloc(size_t n)
 
 /* ---- rules and programs of the control area (untrusted, I1) ---- */
 
-/* The rules in use: their count, clamped (I13, acquire). */
-static uint32_t rules_in_use(const struct ust_ctl_area *a)
-{
-	/*
-	 * I13, acquire: pairs with the store-release of the writer that
-	 * appended the last rule and its programs.
-	 */
-	uint32_t n = __atomic_load_n(&a->nr_filters, __ATOMIC_ACQUIRE);
-
-	return n < UST_CTL_MAX_FILTERS ? n : UST_CTL_MAX_FILTERS;
-}
 
 /* A private copy of rule `i`, its strings terminated. */
 static void rule_copy(const struct ust_ctl_area *a, uint32_t i,
@@ -186,8 +150,8 @@ static bool program_find(const struct ust_ctl_area *a,
 }
 
 /* Add rule `r`'s program for gate `g` to `set`, or note it is missing. */
-static void set_add(struct filter_set *set, const struct ust_ctl_area *a,
-		    const struct ust_ctl_filter *r, const struct gate *g)
+static void set_add(struct ust__filter_set *set, const struct ust_ctl_area *a,
+		    const struct ust_ctl_filter *r, const struct ust__gate *g)
 {
 	struct ust_filter *f = &set->progs[set->nr];
 
@@ -208,12 +172,12 @@ enum set_state { SET_NONE, SET_ALL, SET_SOME };
  * rules): NULL for no filter, else a set in the arena.  *failed when the
  * arena is full.
  */
-static const struct filter_set *set_build(const struct ust_ctl_area *a,
-					  const struct gate *g, uint32_t n,
+static const struct ust__filter_set *set_build(const struct ust_ctl_area *a,
+					  const struct ust__gate *g, uint32_t n,
 					  bool *failed)
 {
 	enum set_state state = SET_NONE;
-	struct filter_set tmp, *set;
+	struct ust__filter_set tmp, *set;
 	uint32_t i;
 
 	memset(&tmp, 0, sizeof(tmp));
@@ -262,11 +226,11 @@ static const struct filter_set *set_build(const struct ust_ctl_area *a,
  * Build and publish gate `g`'s set for the first `n` rules; false when
  * the arena is full (the old set stays).
  */
-static bool gate_install(const struct ust_ctl_area *a, struct gate *g,
+static bool gate_install(const struct ust_ctl_area *a, struct ust__gate *g,
 			 uint32_t n)
 {
 	bool failed;
-	const struct filter_set *set = set_build(a, g, n, &failed);
+	const struct ust__filter_set *set = set_build(a, g, n, &failed);
 
 	/*
 	 * Release: the set and the program copies it points to before the
@@ -333,7 +297,7 @@ void ust__gate_session_started(struct ust_session *s)
 void ust__gate_inherit(struct ust_session *s, const struct ust_session *old)
 {
 	/* I13, acquire: as the gated path; the parent's count, then its rules. */
-	uint32_t n = rules_in_use(old->ctl);
+	uint32_t n = ust__gate_rules(old->ctl);
 	uint32_t used = old->ctl->pool_used;
 
 	used = used < UST_CTL_FILTER_POOL ? used : UST_CTL_FILTER_POOL;
@@ -347,7 +311,7 @@ void ust__gate_inherit(struct ust_session *s, const struct ust_session *old)
 /* ---- attach ---- */
 
 /* Give a rate-limited event its per-thread window, once: its rate limit. */
-static uint32_t rate_window(struct gate *g, uint32_t max, const char *name)
+static uint32_t rate_window(struct ust__gate *g, uint32_t max, const char *name)
 {
 	if (!max || g->window)
 		return max;
@@ -364,8 +328,8 @@ bool ust__gate_attach(struct ust_session *s, struct ust_event_desc *ev,
 		      const char *name)
 {
 	uint32_t max = ust__rate_limit(&ust__config, name);
-	uint32_t n = rules_in_use(s->ctl);
-	struct gate *g;
+	uint32_t n = ust__gate_rules(s->ctl);
+	struct ust__gate *g;
 	bool gated;
 
 	if (ev->id >= UST_CTL_MAX_EVENTS) {
@@ -376,7 +340,7 @@ bool ust__gate_attach(struct ust_session *s, struct ust_event_desc *ev,
 			name, ev->id, UST_CTL_MAX_EVENTS);
 		return false;
 	}
-	g = &gates[ev->id];
+	g = &ust__gates[ev->id];
 	snprintf(g->name, sizeof(g->name), "%s", name);
 	g->loglevel = ev->loglevel;
 	g->signature = ust_filter_signature(ev->tsdl_fields, ev->layout);
@@ -431,9 +395,9 @@ static void fill_context(const struct ust_session *s, uint32_t needed,
 		ctx->procname = thread_name();
 }
 
-/* Does one of the set's programs keep the record? */
-static bool set_keeps(const struct ust_session *s, const struct filter_set *set,
-		      const struct ust_seg *segs, unsigned int nr_segs)
+bool ust__gate_set_keeps(const struct ust_session *s,
+			 const struct ust__filter_set *set,
+			 const struct ust_seg *segs, unsigned int nr_segs)
 {
 	struct ust_filter_ctx ctx = { 0, 0, 0, "" };
 	uint32_t i;
@@ -446,8 +410,8 @@ static bool set_keeps(const struct ust_session *s, const struct filter_set *set,
 	return false;
 }
 
-/* Within the rate limit of its window?  Else counted, false. */
-static bool rate_ok(struct ust_session *s, const struct gate *g, uint32_t id)
+bool ust__gate_rate_ok(struct ust_session *s, const struct ust__gate *g,
+		       uint32_t id)
 {
 	struct rate_window *w = &ust_tls_rate[g->window - 1];
 	struct timespec now;
@@ -471,9 +435,8 @@ static bool rate_ok(struct ust_session *s, const struct gate *g, uint32_t id)
 	return false;
 }
 
-/* The rules moved on: rebuild the set, unless another thread does it. */
-static void gate_refresh(const struct ust_session *s, struct gate *g,
-			 uint32_t n)
+void ust__gate_refresh(const struct ust_session *s, struct ust__gate *g,
+		       uint32_t n)
 {
 	uint32_t idle = 0;
 
@@ -485,28 +448,10 @@ static void gate_refresh(const struct ust_session *s, struct gate *g,
 	__atomic_store_n(&g->installing, 0, __ATOMIC_RELEASE);
 }
 
-int ust__gate_pass(struct ust_session *s, struct ust_event_desc *ev,
-		   const struct ust_seg *segs, unsigned int nr_segs)
+int ust__gate_discard(struct ust_session *s, const struct ust__filter_set *set,
+		      uint32_t id)
 {
-	uint32_t id = ev->id, n;
-	const struct filter_set *set;
-	struct gate *g;
-
-	if (id >= UST_CTL_MAX_EVENTS)
-		return 1;	/* never gated: ust__gate_attach() kept it off */
-	g = &gates[id];
-	n = rules_in_use(s->ctl);
-	if (n != __atomic_load_n(&g->generation, __ATOMIC_RELAXED))
-		gate_refresh(s, g, n);
-	/* Acquire: pairs with the release in gate_install(). */
-	set = __atomic_load_n(&g->set, __ATOMIC_ACQUIRE);
-	if (set && !set_keeps(s, set, segs, nr_segs)) {
-		if (set->nr == 0 && set->missing)
-			__atomic_fetch_add(&s->ctl->no_program[id], 1,
-					   __ATOMIC_RELAXED);
-		return 0;
-	}
-	if (g->rate_max && !rate_ok(s, g, id))
-		return 0;
-	return 1;
+	if (set->nr == 0 && set->missing)
+		__atomic_fetch_add(&s->ctl->no_program[id], 1, __ATOMIC_RELAXED);
+	return 0;
 }

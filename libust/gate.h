@@ -17,7 +17,10 @@
 
 #include <ust/tracepoint.h>
 
+#include "filter/fast.h"
 #include "session.h"
+
+#define GATE_MAX_OR		8u	/* programs ORed for one event */
 
 /*
  * A session starts (registry lock held, before any event is attached):
@@ -39,14 +42,96 @@ UST_HIDDEN bool ust__gate_attach(struct ust_session *s,
 UST_HIDDEN void ust__gate_inherit(struct ust_session *s,
 				 const struct ust_session *old);
 
+/* The programs that may keep a record of one event; immutable once published. */
+struct ust__filter_set {
+	uint32_t nr;
+	uint32_t ctx_needed;	/* $ctx fields the programs read */
+	bool missing;		/* a rule had no valid program for the event */
+	struct ust_filter progs[GATE_MAX_OR];
+};
+
+struct ust__gate {
+	/*
+	 * NULL: no filter.  Store-release by the builder after the set and
+	 * its programs are complete; the gated path loads it with acquire.
+	 */
+	const struct ust__filter_set *set;
+	uint32_t generation;	/* the rules' count `set` was built from */
+	uint32_t installing;	/* 1 while a thread builds a new set */
+	/* Written at attach, before the event can take the gated path. */
+	uint32_t window;	/* 1 + its index in ust_tls_rate; 0: none yet */
+	uint32_t rate_max;	/* records a second; 0: no limit */
+	int32_t loglevel;
+	uint64_t signature;
+	char name[UST_CTL_NAME_MAX];
+};
+
+UST_HIDDEN extern struct ust__gate ust__gates[UST_CTL_MAX_EVENTS];
+
+/* The filter rules in use: their count, clamped (I13, acquire). */
+static inline uint32_t ust__gate_rules(const struct ust_ctl_area *a)
+{
+	/*
+	 * I13, acquire: pairs with the store-release of the writer that
+	 * appended the last rule and its programs.
+	 */
+	uint32_t n = __atomic_load_n(&a->nr_filters, __ATOMIC_ACQUIRE);
+
+	return n < UST_CTL_MAX_FILTERS ? n : UST_CTL_MAX_FILTERS;
+}
+
+/* The gated path's slow parts (gate.c). */
+UST_HIDDEN void ust__gate_refresh(const struct ust_session *s,
+				 struct ust__gate *g, uint32_t n);
+UST_HIDDEN bool ust__gate_set_keeps(const struct ust_session *s,
+				   const struct ust__filter_set *set,
+				   const struct ust_seg *segs,
+				   unsigned int nr_segs);
+UST_HIDDEN int ust__gate_discard(struct ust_session *s,
+				const struct ust__filter_set *set, uint32_t id);
+UST_HIDDEN bool ust__gate_rate_ok(struct ust_session *s,
+				 const struct ust__gate *g, uint32_t id);
+
 /*
  * The gated path of ust_event_write(): 1 to write the record, 0 when its
- * filter or rate limit stops it.  No lock, no allocation, no system
- * call (but once per thread to learn its name, for $ctx.procname);
- * async-signal-safe.
+ * filter or rate limit stops it.  Inline for the common case, one
+ * program without $ctx field, the rules unchanged; no lock, no
+ * allocation, no system call (but once per thread to learn its name, for
+ * $ctx.procname); async-signal-safe.
  */
-UST_HIDDEN int ust__gate_pass(struct ust_session *s, struct ust_event_desc *ev,
-			     const struct ust_seg *segs, unsigned int nr_segs);
+static inline int ust__gate_pass(struct ust_session *s,
+				 struct ust_event_desc *ev,
+				 const struct ust_seg *segs,
+				 unsigned int nr_segs)
+{
+	uint32_t id = ev->id, n;
+	const struct ust__filter_set *set;
+	struct ust__gate *g;
+	bool keep;
+
+	if (id >= UST_CTL_MAX_EVENTS)
+		return 1;	/* never gated: ust__gate_attach() kept it off */
+	g = &ust__gates[id];
+	n = ust__gate_rules(s->ctl);
+	/* Relaxed: a hint; a stale one only makes a thread try again. */
+	if (__builtin_expect(n != __atomic_load_n(&g->generation,
+						  __ATOMIC_RELAXED), 0))
+		ust__gate_refresh(s, g, n);
+	/* Acquire: pairs with the release publishing the set (gate.c). */
+	set = __atomic_load_n(&g->set, __ATOMIC_ACQUIRE);
+	if (set) {
+		if (set->nr == 1 && !set->ctx_needed)
+			keep = ust_filter_run_inline(&set->progs[0], segs, nr_segs,
+						     NULL);
+		else
+			keep = ust__gate_set_keeps(s, set, segs, nr_segs);
+		if (!keep)
+			return ust__gate_discard(s, set, id);
+	}
+	if (__builtin_expect(g->rate_max != 0, 0))
+		return ust__gate_rate_ok(s, g, id);
+	return 1;
+}
 
 /* A thread was renamed: names cached for $ctx.procname are stale. */
 UST_HIDDEN void ust__gate_thread_renamed(void);

@@ -346,10 +346,34 @@ uint64_t channel_write(struct ust_session *s, struct ust_channel *ch,
 	}
 }
 
-UST_EXPORT
-void ust_event_write(struct ust_event_desc *event,
-		     const struct ust_seg *segs, unsigned int nr_segs,
-		     size_t payload_size)
+/*
+ * The gated path of ust_event_write(): the event has a filter or a rate
+ * limit (gate.h).  Out of line, so that the others pay only the test of
+ * their gate word.  A record the probe could not build (UST_PAYLOAD_DROP)
+ * goes on to be counted lost.
+ */
+static void plain_event_write(struct ust_event_desc *event,
+			      const struct ust_seg *segs, unsigned int nr_segs,
+			      size_t payload_size);
+
+static __attribute__((noinline))
+void gated_event_write(struct ust_event_desc *event, const struct ust_seg *segs,
+		       unsigned int nr_segs, size_t payload_size)
+{
+	/* Acquire: as in plain_event_write(), which loads it again. */
+	struct ust_session *s = __atomic_load_n(&ust__session_current,
+						__ATOMIC_ACQUIRE);
+
+	if (!s || (payload_size != UST_PAYLOAD_DROP &&
+		   !ust__gate_pass(s, event, segs, nr_segs)))
+		return;
+	plain_event_write(event, segs, nr_segs, payload_size);
+}
+
+/* The plain path of ust_event_write(): no gate. */
+static __attribute__((noinline))
+void plain_event_write(struct ust_event_desc *event, const struct ust_seg *segs,
+		       unsigned int nr_segs, size_t payload_size)
 {
 	/*
 	 * Acquire: pairs with the store-release publishing the session
@@ -358,20 +382,30 @@ void ust_event_write(struct ust_event_desc *event,
 	struct ust_session *s = __atomic_load_n(&ust__session_current,
 						__ATOMIC_ACQUIRE);
 
-	if (!s)
-		return;
+	if (s)
+		(void)channel_write(s, &s->chan[0], event, segs, nr_segs,
+				    payload_size);
+}
+
+/*
+ * Both paths are tail calls, so the test of the gate word comes before
+ * any stack frame is set up.
+ */
+UST_EXPORT
+void ust_event_write(struct ust_event_desc *event,
+		     const struct ust_seg *segs, unsigned int nr_segs,
+		     size_t payload_size)
+{
 	/*
 	 * Relaxed: the gate word (include/ust/tracepoint.h), 0 unless the
 	 * event has a filter or rate limit; partners: the relaxed stores of
-	 * ust__gate_attach() and ust ctl's writes.  A record the probe could
-	 * not build (UST_PAYLOAD_DROP) goes on to be counted lost.
+	 * ust__gate_attach() and ust ctl's writes.
 	 */
 	if (__builtin_expect(__atomic_load_n(&event->reserved,
-					     __ATOMIC_RELAXED) != 0, 0) &&
-	    payload_size != UST_PAYLOAD_DROP &&
-	    !ust__gate_pass(s, event, segs, nr_segs))
-		return;
-	(void)channel_write(s, &s->chan[0], event, segs, nr_segs, payload_size);
+					     __ATOMIC_RELAXED) != 0, 0))
+		gated_event_write(event, segs, nr_segs, payload_size);
+	else
+		plain_event_write(event, segs, nr_segs, payload_size);
 }
 
 /* Any channel of `s` (the caller loaded it with acquire); off the hot path. */

@@ -505,33 +505,37 @@ START_TEST(programs)
 {
 	/* A field at a fixed offset: one load, no position instruction. */
 	DISASM_IS(text, "count > 10",
-		  "  0  LOAD_INT s32 @0\n  1  INT 10\n  2  GT\n  3  RET\n");
+		  "  0  LOAD_INT s32 @0\n  1  GT_K 10\n  2  RET\n");
+	DISASM_IS(text, "10 < count",
+		  "  0  LOAD_INT s32 @0\n  1  GT_K 10\n  2  RET\n");
+	DISASM_IS(text, "count + 1 > 10",
+		  "  0  LOAD_INT s32 @0\n  1  INT 1\n  2  ADD\n  3  GT_K 10\n  4  RET\n");
 	DISASM_IS(text, "text == \"hel*\"",
 		  "  0  LOAD_STR @4\n  1  STR_MATCH \"hel*\"\n  2  RET\n");
 	/* After a string: one skip. */
 	DISASM_IS(text, "after == 1",
 		  "  0  POS @4\n  1  SKIP_STR\n  2  LOAD_INT u32 @P+0\n"
-		  "  3  INT 1\n  4  EQ\n  5  RET\n");
+		  "  3  EQ_K 1\n  4  RET\n");
 	DISASM_IS(ints, "be64 == 1",
-		  "  0  LOAD_INT u64be @34\n  1  INT 1\n  2  EQ\n  3  RET\n");
+		  "  0  LOAD_INT u64be @34\n  1  EQ_K 1\n  2  RET\n");
 	DISASM_IS(seqs, "tail == 1",
 		  "  0  POS @0\n  1  SKIP \"Q1[F4] Q2[S]\"\n  2  LOAD_INT s32 @P+0\n"
-		  "  3  INT 1\n  4  EQ\n  5  RET\n");
+		  "  3  EQ_K 1\n  4  RET\n");
 	DISASM_IS(seqs, "vals[2] == 1",
 		  "  0  POS @0\n  1  SEQ_INDEX u8 [2]\n  2  LOAD_INT s32 @P+8\n"
-		  "  3  INT 1\n  4  EQ\n  5  RET\n");
+		  "  3  EQ_K 1\n  4  RET\n");
 	DISASM_IS(variants, "value.PAIR.y == 3",
-		  "  0  TAG_IS u16 @4 == 7\n  1  LOAD_INT s16be @8\n  2  INT 3\n"
-		  "  3  EQ\n  4  RET\n");
+		  "  0  TAG_IS u16 @4 == 7\n  1  LOAD_INT s16be @8\n  2  EQ_K 3\n"
+		  "  3  RET\n");
 	DISASM_IS(enums, "s == \"B*\"",
 		  "  0  LOAD_INT u8 @0\n  1  IN_RANGES 1 2\n  2  RET\n");
 	DISASM_IS(text, "count > 1 && text == \"a\" || $ctx.vtid == 3",
-		  "  0  LOAD_INT s32 @0\n  1  INT 1\n  2  GT\n  3  AND -> 6\n"
-		  "  4  LOAD_STR @4\n  5  STR_MATCH \"a\"\n  6  OR -> 10\n"
-		  "  7  CTX_INT vtid\n  8  INT 3\n  9  EQ\n 10  RET\n");
+		  "  0  LOAD_INT s32 @0\n  1  GT_K 1\n  2  AND -> 5\n"
+		  "  3  LOAD_STR @4\n  4  STR_MATCH \"a\"\n  5  OR -> 8\n"
+		  "  6  CTX_INT vtid\n  7  EQ_K 3\n  8  RET\n");
 	/* Constants fold, equal constants share a slot. */
 	ck_assert_int_eq(nr_insns("(1 + 2) * 3 == 9", &__ust_event_flt_empty), 2);
-	ck_assert_int_eq(nr_insns("i8 > 2 + 3", &__ust_event_flt_ints), 4);
+	ck_assert_int_eq(nr_insns("i8 > 2 + 3", &__ust_event_flt_ints), 3);
 	DISASM_IS(floats, "d > 1 && f < 1.0",
 		  "  0  LOAD_DBL f64 @4\n  1  DBL 1\n  2  GT_D\n  3  AND -> 7\n"
 		  "  4  LOAD_DBL f32 @0\n  5  DBL 1\n  6  LT_D\n  7  RET\n");

@@ -95,8 +95,16 @@ unsigned int harness_nr_payloads(void)
 
 int harness_run_payload(unsigned int i)
 {
-	return ust_filter_run(&filter, payloads[i].segs, payloads[i].nr_segs,
-			      &harness_ctx);
+	struct ust_filter slow = filter;
+	int r = ust_filter_run(&filter, payloads[i].segs, payloads[i].nr_segs,
+			       &harness_ctx);
+
+	/* The shapes run without the interpreter: it must agree. */
+	slow.fast.shape = UST_FILTER_SHAPE_NONE;
+	if (ust_filter_run(&slow, payloads[i].segs, payloads[i].nr_segs,
+			   &harness_ctx) != r)
+		abort();
+	return r;
 }
 
 int ust_provider_register(struct ust_provider *provider)

@@ -52,7 +52,9 @@ int harness_use(const void *bytes, size_t size, struct ust_filter_error *verr);
  * segment copied twice into guarded memory, once against an inaccessible
  * page after it and once against one before it, so a read outside the
  * payload faults.  harness_run_payload() runs the current program on
- * copy `i` (0 .. 2 * captured - 1): its decision.
+ * copy `i` (0 .. 2 * captured - 1): its decision (it aborts when the
+ * program's shape, run without the interpreter, decides otherwise than
+ * the interpreter).
  */
 void harness_capture(int on);
 unsigned int harness_nr_payloads(void);
