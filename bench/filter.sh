@@ -16,6 +16,9 @@
 #   tick, value > 10^9       a simple comparison that keeps nothing:
 #                            the whole cost of a filtered-out event
 #   tick, value > -1         the same comparison keeping everything
+#   tick, value < -5 || value > 10^9   two comparisons keeping nothing:
+#                            run by ust's interpreter (not a shape it
+#                            recognises)
 #   text, no filter          a 32-byte string, recorded
 #   text, msg == "xyz*"      a glob that fails at the first byte
 #   text, msg == "*zz*"      a glob that reads the whole 32 bytes
@@ -125,6 +128,7 @@ cat >"$WORK/lines" <<'EOF'
 tick int benchust:tick benchlt:tick -
 tick_reject int benchust:tick benchlt:tick value > 1000000000
 tick_keep int benchust:tick benchlt:tick value > -1
+tick_or int benchust:tick benchlt:tick value < -5 || value > 1000000000
 text str32 benchust:text benchlt:text -
 text_reject str32 benchust:text benchlt:text msg == "xyz*"
 text_scan str32 benchust:text benchlt:text msg == "*zz*"

@@ -44,6 +44,10 @@ static const char *const names[UST_FOP_COUNT] = {
 	[UST_FOP_EQ_K] = "EQ_K", [UST_FOP_NE_K] = "NE_K", [UST_FOP_LT_K] = "LT_K",
 	[UST_FOP_LE_K] = "LE_K", [UST_FOP_GT_K] = "GT_K", [UST_FOP_GE_K] = "GE_K",
 	[UST_FOP_BAND_K] = "BAND_K",
+	[UST_FOP_FIELD_EQ_K] = "FIELD_EQ_K", [UST_FOP_FIELD_NE_K] = "FIELD_NE_K",
+	[UST_FOP_FIELD_LT_K] = "FIELD_LT_K", [UST_FOP_FIELD_LE_K] = "FIELD_LE_K",
+	[UST_FOP_FIELD_GT_K] = "FIELD_GT_K", [UST_FOP_FIELD_GE_K] = "FIELD_GE_K",
+	[UST_FOP_FIELD_BAND_K] = "FIELD_BAND_K",
 };
 
 static const char *const ctx_names[UST_FILTER_CTX_COUNT] = {
@@ -115,6 +119,11 @@ static void operands(const struct ust_filter *f, const struct ust_filter_insn *i
 	case UST_FOP_LOAD_INT:
 		scalar(in, 'i', out);
 		where(in, out);
+		break;
+	case UST_FOP_FIELD_EQ_K ... UST_FOP_FIELD_BAND_K:
+		scalar(in, 'i', out);
+		where(in, out);
+		fprintf(out, " %" PRId64, (int64_t)slot(f, in->b));
 		break;
 	case UST_FOP_LOAD_DBL:
 		scalar(in, 'f', out);

@@ -424,9 +424,20 @@ static enum ast_op mirrored(enum ast_op op)
 	}
 }
 
+/* Is there a jump among the instructions from `start` on? */
+static bool has_jump(const struct emitter *e, uint32_t start)
+{
+	uint32_t i;
+
+	for (i = start; i < e->nr_insns; i++)
+		if (e->insns[i].op == UST_FOP_AND || e->insns[i].op == UST_FOP_OR)
+			return true;
+	return false;
+}
+
 /*
- * An integer against an integer constant, in one instruction: true when
- * emitted that way.
+ * An integer against an integer constant, in one instruction (with the
+ * field's load when it is a field): true when emitted that way.
  */
 static bool emit_with_constant(struct emitter *e, const struct tnode *t)
 {
@@ -434,10 +445,26 @@ static bool emit_with_constant(struct emitter *e, const struct tnode *t)
 	const struct tnode *k = t->right->is_const ? t->right : t->left;
 	enum ast_op op = k == t->right ? t->op : mirrored(t->op);
 
+	uint32_t start = e->nr_insns;
+
 	if (var->type != VT_INT || k->type != VT_INT || !k->is_const ||
 	    var->is_const || !constant_form(op))
 		return false;
 	emit_node(e, var);
+	/*
+	 * A field alone (its LOAD_INT last, after position instructions at
+	 * most: no jump lands after it) fuses with the comparison.
+	 */
+	if (!e->failed && e->nr_insns > start &&
+	    e->insns[e->nr_insns - 1].op == UST_FOP_LOAD_INT &&
+	    !has_jump(e, start)) {
+		struct ust_filter_insn *load = &e->insns[e->nr_insns - 1];
+
+		load->op = (uint8_t)(constant_form(op) - UST_FOP_EQ_K +
+				     UST_FOP_FIELD_EQ_K);
+		load->b = pool_u64(e, (uint64_t)k->i);
+		return true;
+	}
 	insn(e, constant_form(op), 0, pool_u64(e, (uint64_t)k->i), 0);
 	return true;
 }

@@ -71,18 +71,6 @@ static inline int load_bits(struct run *r, uint64_t off, unsigned int size,
 	return 0;
 }
 
-static inline int load_int(struct run *r, const struct ust_filter_insn *in,
-			   int64_t *out)
-{
-	uint64_t bits;
-
-	if (load_bits(r, address(r, in), in->a & UST_FILTER_SIZE_MASK,
-		      in->a & UST_FILTER_SWAP, &bits))
-		return -1;
-	*out = ust_filter_extend(bits, in->a);
-	return 0;
-}
-
 static int load_double(struct run *r, const struct ust_filter_insn *in,
 		       double *out)
 {
@@ -220,8 +208,6 @@ static int fetch(struct run *r, const struct ust_filter_insn *in,
 		memcpy(&v->d, &bits, sizeof(v->d));
 		return 0;
 	}
-	case UST_FOP_LOAD_INT:
-		return load_int(r, in, &v->i);
 	case UST_FOP_LOAD_DBL:
 		return load_double(r, in, &v->d);
 	case UST_FOP_LOAD_STR:
@@ -276,46 +262,52 @@ int ust_filter_run_int_k_slow(const struct ust_filter_fast *fast,
 }
 
 /*
- * Does the string at `s`, with `rest` bytes of its segment from it (its
- * NUL among them, or at the start of segment `next`), match `p`?  A
- * pattern that is a prefix and a star, or no star at all, is decided
- * without measuring the string: pattern bytes hold no NUL, so comparing
- * them stops at the string's end, and they are compared only when the
- * segment holds as many bytes.
+ * Does the string at `s`, with `rest` bytes of segment `i` from it (its
+ * NUL among them, or at the start of the next non-empty segment), match
+ * `p`?  1 or 0; -1 when it does not end (LOAD_STR would fail).  A pattern
+ * without star is decided by the byte after its own: the string's NUL,
+ * or not; whether a string that does not match ends is looked at only
+ * when it matters (`ne`, for !=).
  */
 static int string_matches(const struct ust_filter_pattern *p, const char *s,
-			  size_t rest, const struct flt_view *v, unsigned int next)
+			  size_t rest, const struct ust_seg *segs,
+			  unsigned int nr_segs, unsigned int i, bool ne)
 {
 	const char *nul;
 
-	if (p->star && p->tail_at == p->len && p->head == p->len - 1)
-		return p->head <= rest && !memcmp(s, p->bytes, p->head);
-	if (!p->star) {
-		if (p->head > rest || memcmp(s, p->bytes, p->head))
-			return 0;
-		return p->head < rest ? s[p->head] == '\0' :
-					flt_view_next_byte(v, next) == 0;
+	if (!p->star && p->head <= rest &&
+	    ust_filter_same_bytes(s, p->bytes, p->head)) {
+		if (p->head < rest && s[p->head] == '\0')
+			return 1;
+		if (p->head == rest && ust_filter_str_ends(s, 0, segs, nr_segs, i))
+			return 1;
+	} else if (p->star) {
+		nul = memchr(s, '\0', rest);
+		if (!nul && !ust_filter_str_ends(s, 0, segs, nr_segs, i))
+			return -1;
+		return ust_filter_pattern_match(p, s, nul ? (size_t)(nul - s) : rest);
 	}
-	nul = memchr(s, '\0', rest);
-	if (!nul && flt_view_next_byte(v, next) != 0)
-		return 0;	/* split across segments: not as tpgen writes */
-	return ust_filter_pattern_match(p, s, nul ? (size_t)(nul - s) : rest);
+	if (!ne)
+		return 0;
+	return ust_filter_str_ends(s, rest, segs, nr_segs, i) ? 0 : -1;
 }
 
 /* A string against a pattern: STR_MATCH's program without the interpreter. */
 static int run_str_match(const struct ust_filter_fast *fast,
 			 const struct ust_seg *segs, unsigned int nr_segs)
 {
-	struct flt_view view;
-	size_t in;
-	int i;
+	uint64_t in = fast->offset;
+	unsigned int i;
+	int r;
 
-	flt_view_init(&view, segs, nr_segs);
-	i = flt_view_seek(&view, fast->offset, &in);
-	if (i < 0)
+	if (fast->prefix)	/* as libust's gate runs it (libust/gate.h) */
+		return ust_filter_str_prefix_keeps(fast, segs, nr_segs);
+	i = ust_filter_seg_of(segs, nr_segs, &in);
+	if (i == nr_segs)
 		return 0;
-	return string_matches(&fast->pattern, (const char *)segs[i].ptr + in,
-			      segs[i].len - in, &view, (unsigned int)i) ^ fast->op;
+	r = string_matches(&fast->pattern, (const char *)segs[i].ptr + in,
+			   segs[i].len - in, segs, nr_segs, i, fast->op);
+	return r < 0 ? 0 : r ^ fast->op;
 }
 
 /*
@@ -323,7 +315,17 @@ static int run_str_match(const struct ust_filter_fast *fast,
  * (GCC's labels as values), after checking the program counter and the
  * opcode again, which the validator has proved already.
  */
-static __attribute__((noinline))
+/*
+ * GCC would merge the copies of NEXT() into one indirect jump, which
+ * predicts worse than one per instruction: not in this function.
+ */
+#if defined(__GNUC__) && !defined(__clang__)
+#define INTERPRET_ATTRS __attribute__((noinline, optimize("no-crossjumping", "no-gcse")))
+#else
+#define INTERPRET_ATTRS __attribute__((noinline))
+#endif
+
+static INTERPRET_ATTRS
 int interpret(const struct ust_filter *f, const struct ust_seg *segs,
 	      unsigned int nr_segs, const struct ust_filter_ctx *ctx)
 {
@@ -349,13 +351,24 @@ int interpret(const struct ust_filter *f, const struct ust_seg *segs,
 		[UST_FOP_LT_K] = &&lt_k, [UST_FOP_LE_K] = &&le_k,
 		[UST_FOP_GT_K] = &&gt_k, [UST_FOP_GE_K] = &&ge_k,
 		[UST_FOP_BAND_K] = &&band_k,
+		[UST_FOP_FIELD_EQ_K] = &&field_eq_k, [UST_FOP_FIELD_NE_K] = &&field_ne_k,
+		[UST_FOP_FIELD_LT_K] = &&field_lt_k, [UST_FOP_FIELD_LE_K] = &&field_le_k,
+		[UST_FOP_FIELD_GT_K] = &&field_gt_k, [UST_FOP_FIELD_GE_K] = &&field_ge_k,
+		[UST_FOP_FIELD_BAND_K] = &&field_band_k,
 	};
-	struct value stack[UST_FILTER_MAX_STACK];
-	struct value *top = stack - 1;
+	/* stack[0] lies below the bottom (never read): values from stack[1]. */
+	struct value stack[1 + UST_FILTER_MAX_STACK];
+	struct value *top = stack;
 	const struct ust_filter_insn *in;
 	struct run r;
 	uint32_t pc = 0;
 	int64_t k;
+	/* In registers: nothing the program does changes them. */
+	const struct ust_filter_insn *const insns = f->insns;
+	const uint32_t nr_insns = f->nr_insns;
+	const uint8_t *const pool = f->pool;
+	const uint8_t *const base0 = nr_segs ? segs[0].ptr : NULL;
+	const size_t len0 = nr_segs ? segs[0].len : 0;
 
 	r.f = f;
 	r.ctx = ctx;
@@ -365,25 +378,69 @@ int interpret(const struct ust_filter *f, const struct ust_seg *segs,
 	flt_view_init(&r.view, segs, nr_segs);
 #define NEXT()								\
 	do {								\
-		if (__builtin_expect(pc >= f->nr_insns, 0))		\
+		if (__builtin_expect(pc >= nr_insns, 0))		\
 			return 0;					\
-		in = &f->insns[pc++];					\
+		in = &insns[pc++];					\
 		if (__builtin_expect(in->op >= UST_FOP_COUNT, 0))	\
 			return 0;					\
 		goto *code[in->op];					\
 	} while (0)
-#define CONSTANT() (k = (int64_t)pool_u64(f, in->b))
+#define CONSTANT() (memcpy(&k, pool + (size_t)in->b * 8, sizeof(k)), k)
+/* Push LOAD_INT's field, read in place when the first segment holds it. */
+#define LOAD_FIELD()							\
+	do {								\
+		uint64_t off_ = (in->a & UST_FILTER_REL ? r.pos : 0) + in->c; \
+		unsigned int size_ = in->a & UST_FILTER_SIZE_MASK;	\
+		uint64_t bits_;						\
+									\
+		if (top >= stack + UST_FILTER_MAX_STACK)		\
+			return 0;					\
+		if (__builtin_expect(off_ < len0 && size_ <= len0 - off_, 1)) \
+			bits_ = ust_filter_bits_at(base0 + off_, size_,	\
+						   in->a & UST_FILTER_SWAP); \
+		else if (load_bits(&r, off_, size_, in->a & UST_FILTER_SWAP, \
+				   &bits_))				\
+			return 0;					\
+		top++;							\
+		top->i = ust_filter_extend(bits_, in->a);		\
+	} while (0)
 
 	NEXT();
 ret:
 	return top->i != 0;
 load_int:
-	if (top + 1 >= stack + UST_FILTER_MAX_STACK || load_int(&r, in, &top[1].i))
-		return 0;
-	top++;
+	LOAD_FIELD();
+	NEXT();
+field_eq_k:
+	LOAD_FIELD();
+	top->i = top->i == CONSTANT();
+	NEXT();
+field_ne_k:
+	LOAD_FIELD();
+	top->i = top->i != CONSTANT();
+	NEXT();
+field_lt_k:
+	LOAD_FIELD();
+	top->i = top->i < CONSTANT();
+	NEXT();
+field_le_k:
+	LOAD_FIELD();
+	top->i = top->i <= CONSTANT();
+	NEXT();
+field_gt_k:
+	LOAD_FIELD();
+	top->i = top->i > CONSTANT();
+	NEXT();
+field_ge_k:
+	LOAD_FIELD();
+	top->i = top->i >= CONSTANT();
+	NEXT();
+field_band_k:
+	LOAD_FIELD();
+	top->i = (int64_t)((uint64_t)top->i & (uint64_t)CONSTANT());
 	NEXT();
 fetch:
-	if (top + 1 >= stack + UST_FILTER_MAX_STACK || fetch(&r, in, top + 1))
+	if (top >= stack + UST_FILTER_MAX_STACK || fetch(&r, in, top + 1))
 		return 0;
 	top++;
 	NEXT();
@@ -450,16 +507,29 @@ or:
 	}
 	NEXT();
 eq_k:
+	top->i = top->i == CONSTANT();
+	NEXT();
 ne_k:
+	top->i = top->i != CONSTANT();
+	NEXT();
 lt_k:
+	top->i = top->i < CONSTANT();
+	NEXT();
 le_k:
+	top->i = top->i <= CONSTANT();
+	NEXT();
 gt_k:
+	top->i = top->i > CONSTANT();
+	NEXT();
 ge_k:
+	top->i = top->i >= CONSTANT();
+	NEXT();
 band_k:
-	top->i = ust_filter_compare_k(in->op, top->i, CONSTANT());
+	top->i = (int64_t)((uint64_t)top->i & (uint64_t)CONSTANT());
 	NEXT();
 #undef NEXT
 #undef CONSTANT
+#undef LOAD_FIELD
 }
 
 int ust_filter_run(const struct ust_filter *f, const struct ust_seg *segs,

@@ -156,6 +156,18 @@ enum ust_filter_op {
 	UST_FOP_GT_K,
 	UST_FOP_GE_K,
 	UST_FOP_BAND_K,
+	/*
+	 * A field against a constant, in one instruction (LOAD_INT then
+	 * EQ_K ... BAND_K): -> I, the field loaded as LOAD_INT loads it
+	 * (a, c), the constant in pool slot b.
+	 */
+	UST_FOP_FIELD_EQ_K,
+	UST_FOP_FIELD_NE_K,
+	UST_FOP_FIELD_LT_K,
+	UST_FOP_FIELD_LE_K,
+	UST_FOP_FIELD_GT_K,
+	UST_FOP_FIELD_GE_K,
+	UST_FOP_FIELD_BAND_K,
 	UST_FOP_COUNT
 };
 

@@ -54,20 +54,32 @@ struct ust_filter_fast {
 	uint8_t shape;		/* enum ust_filter_shape */
 	uint8_t op;		/* INT_K: EQ_K ... BAND_K; STR_MATCH: 1 for != */
 	uint8_t load;		/* INT_K: the load's size and flags */
+	/*
+	 * INT_K taken apart for fast.h: the field's bytes end at `end`
+	 * (UINT32_MAX when byte-swapped: the slow path reads those), it is
+	 * sign-extended by shifting left then right by `shift`; then, but
+	 * for BAND_K (`band`), x OP k is "x - lo <= span" (unsigned),
+	 * negated when `neg`.  First, in one cache line with the shape.
+	 */
+	uint8_t size, shift;
+	bool band, neg;
+	bool prefix;		/* STR_MATCH: the pattern is a prefix and a star */
 	uint32_t offset;	/* of the field in the payload */
+	uint32_t end;
+	uint64_t lo, span;
 	int64_t k;		/* INT_K: the constant */
 	struct ust_filter_pattern pattern;	/* STR_MATCH */
 };
 
 /* A validated program: points into bytes that must not change any more. */
 struct ust_filter {
+	struct ust_filter_fast fast;	/* first: what the gated path reads */
 	const struct ust_filter_insn *insns;
 	const uint8_t *pool;
 	uint32_t nr_insns;
 	uint32_t pool_size;
 	uint64_t signature;
 	uint32_t ctx_needed;	/* bit (1 << field) per $ctx field it reads */
-	struct ust_filter_fast fast;
 };
 
 /* Why a program was refused: a fixed text and the instruction, if any. */

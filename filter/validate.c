@@ -165,6 +165,7 @@ static const struct effect effects[UST_FOP_COUNT] = {
 	[UST_FOP_GT_K] = { T_NONE, T_INT, T_INT },
 	[UST_FOP_GE_K] = { T_NONE, T_INT, T_INT },
 	[UST_FOP_BAND_K] = { T_NONE, T_INT, T_INT },
+	[UST_FOP_FIELD_EQ_K ... UST_FOP_FIELD_BAND_K] = { T_NONE, T_NONE, T_INT },
 };
 
 static int apply_effect(struct checker *c, uint8_t op)
@@ -196,6 +197,11 @@ static int check_operands(struct checker *c, const struct ust_filter_insn *in)
 		ok = !in->b && load_flags_ok(in->a, true,
 					     UST_FILTER_SIGNED | UST_FILTER_SWAP |
 					     UST_FILTER_REL);
+		break;
+	case UST_FOP_FIELD_EQ_K ... UST_FOP_FIELD_BAND_K:
+		ok = slot_ok(f, in->b, 1) &&
+		     load_flags_ok(in->a, true, UST_FILTER_SIGNED | UST_FILTER_SWAP |
+						UST_FILTER_REL);
 		break;
 	case UST_FOP_LOAD_DBL:
 		ok = !in->b && load_flags_ok(in->a, false,
@@ -352,6 +358,48 @@ static int check_header(struct ust_filter *f, const void *bytes, size_t size,
 }
 
 /*
+ * INT_K's load and comparison as fast.h runs them.  Signed order is the
+ * unsigned order of x - INT64_MIN, so x <= k is x - INT64_MIN <=
+ * k - INT64_MIN; x > k is its negation, and so on.
+ */
+static void int_k_apart(struct ust_filter_fast *fast)
+{
+	const uint64_t min = (uint64_t)INT64_MIN, k = (uint64_t)fast->k;
+	unsigned int size = fast->load & UST_FILTER_SIZE_MASK;
+	uint64_t end = (uint64_t)fast->offset + size;
+
+	fast->size = (uint8_t)size;
+	fast->shift = (fast->load & UST_FILTER_SIGNED) && size < 8 ?
+		      (uint8_t)(64 - 8 * size) : 0;
+	fast->end = fast->load & UST_FILTER_SWAP || end > UINT32_MAX ?
+		    UINT32_MAX : (uint32_t)end;
+	fast->band = fast->op == UST_FOP_BAND_K;
+	fast->neg = fast->op == UST_FOP_NE_K || fast->op == UST_FOP_GT_K ||
+		    fast->op == UST_FOP_GE_K;
+	switch (fast->op) {
+	case UST_FOP_EQ_K:
+	case UST_FOP_NE_K:
+		fast->lo = k;
+		fast->span = 0;
+		break;
+	case UST_FOP_LE_K:
+	case UST_FOP_GT_K:	/* not x <= k */
+		fast->lo = min;
+		fast->span = k - min;
+		break;
+	default:		/* LT_K, GE_K (not x < k); BAND_K unused */
+		fast->lo = min;
+		if (k == min) {	/* x < INT64_MIN: never */
+			fast->span = UINT64_MAX;
+			fast->neg = !fast->neg;
+		} else {
+			fast->span = k - 1 - min;
+		}
+		break;
+	}
+}
+
+/*
  * Recognise the shapes of struct ust_filter_fast in a valid program (so
  * every operand is known to be in bounds already).
  */
@@ -359,18 +407,27 @@ static void find_shape(struct ust_filter *f)
 {
 	const struct ust_filter_insn *in = f->insns;
 	struct ust_filter_fast *fast = &f->fast;
-	uint64_t k;
+	uint64_t k = 0;
 
 	memset(fast, 0, sizeof(*fast));
-	if (f->nr_insns == 3 && in[0].op == UST_FOP_LOAD_INT &&
-	    !(in[0].a & UST_FILTER_REL) && in[1].op >= UST_FOP_EQ_K &&
-	    in[1].op <= UST_FOP_BAND_K && in[2].op == UST_FOP_RET) {
+	if (f->nr_insns == 2 && in[0].op >= UST_FOP_FIELD_EQ_K &&
+	    in[0].op <= UST_FOP_FIELD_BAND_K && !(in[0].a & UST_FILTER_REL)) {
+		/* FIELD_x_K, RET: what the compiler writes */
+		memcpy(&k, f->pool + (size_t)in[0].b * 8, sizeof(k));
+		fast->op = (uint8_t)(in[0].op - UST_FOP_FIELD_EQ_K + UST_FOP_EQ_K);
+	} else if (f->nr_insns == 3 && in[0].op == UST_FOP_LOAD_INT &&
+		   !(in[0].a & UST_FILTER_REL) && in[1].op >= UST_FOP_EQ_K &&
+		   in[1].op <= UST_FOP_BAND_K) {
+		/* LOAD_INT, x_K, RET: the same in two instructions */
 		memcpy(&k, f->pool + (size_t)in[1].b * 8, sizeof(k));
-		fast->shape = UST_FILTER_SHAPE_INT_K;
 		fast->op = in[1].op;
+	}
+	if (fast->op) {
+		fast->shape = UST_FILTER_SHAPE_INT_K;
 		fast->load = in[0].a;
 		fast->offset = in[0].c;
 		fast->k = (int64_t)k;
+		int_k_apart(fast);
 		return;
 	}
 	if ((f->nr_insns == 3 || (f->nr_insns == 4 && in[2].op == UST_FOP_LNOT)) &&
@@ -381,6 +438,9 @@ static void find_shape(struct ust_filter *f)
 		fast->offset = in[0].c;
 		ust_filter_pattern_prepare(&fast->pattern, f->pool + in[1].c,
 					   in[1].b);
+		fast->prefix = fast->pattern.star &&
+			       fast->pattern.tail_at == fast->pattern.len &&
+			       fast->pattern.head == fast->pattern.len - 1;
 	}
 }
 

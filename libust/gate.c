@@ -77,14 +77,17 @@ static void arena_map(void)
 	arena = m;
 }
 
-/* `n` bytes of the arena, 8-byte aligned, or NULL when it is full. */
+/*
+ * `n` bytes of the arena, or NULL when it is full; aligned on a cache
+ * line, so a set's header and its first program's fast path share one.
+ */
 static void *arena_alloc(size_t n)
 {
 	uint64_t off;
 
 	if (!arena)
 		return NULL;
-	n = (n + 7) & ~(size_t)7;
+	n = (n + 63) & ~(size_t)63;
 	/* Relaxed: each caller owns the range it got; nothing else is ordered. */
 	off = __atomic_fetch_add(&arena_used, n, __ATOMIC_RELAXED);
 	if (off > GATE_ARENA_SIZE || n > GATE_ARENA_SIZE - off)
@@ -234,8 +237,9 @@ static bool gate_install(const struct ust_ctl_area *a, struct ust__gate *g,
 
 	/*
 	 * Release: the set and the program copies it points to before the
-	 * pointer.  Partner: the acquire load in ust__gate_pass().  A full
-	 * arena keeps the old set (doc/filters.md, "Limits").
+	 * pointer.  Partners: the acquire loads in ust__gate_quick() and
+	 * ust__gate_pass().  A full arena keeps the old set (doc/filters.md,
+	 * "Limits").
 	 */
 	if (!failed)
 		__atomic_store_n(&g->set, set, __ATOMIC_RELEASE);
@@ -395,9 +399,10 @@ static void fill_context(const struct ust_session *s, uint32_t needed,
 		ctx->procname = thread_name();
 }
 
-bool ust__gate_set_keeps(const struct ust_session *s,
-			 const struct ust__filter_set *set,
-			 const struct ust_seg *segs, unsigned int nr_segs)
+/* Does one of the set's programs keep the record? */
+static bool set_keeps(const struct ust_session *s,
+		      const struct ust__filter_set *set,
+		      const struct ust_seg *segs, unsigned int nr_segs)
 {
 	struct ust_filter_ctx ctx = { 0, 0, 0, "" };
 	uint32_t i;
@@ -410,8 +415,9 @@ bool ust__gate_set_keeps(const struct ust_session *s,
 	return false;
 }
 
-bool ust__gate_rate_ok(struct ust_session *s, const struct ust__gate *g,
-		       uint32_t id)
+/* Is the record within its event's rate limit, in this thread? */
+static bool rate_ok(struct ust_session *s, const struct ust__gate *g,
+		    uint32_t id)
 {
 	struct rate_window *w = &ust_tls_rate[g->window - 1];
 	struct timespec now;
@@ -435,8 +441,9 @@ bool ust__gate_rate_ok(struct ust_session *s, const struct ust__gate *g,
 	return false;
 }
 
-void ust__gate_refresh(const struct ust_session *s, struct ust__gate *g,
-		       uint32_t n)
+/* The rules moved: rebuild the gate's set, unless another thread does. */
+static void refresh(const struct ust_session *s, struct ust__gate *g,
+		    uint32_t n)
 {
 	uint32_t idle = 0;
 
@@ -448,10 +455,29 @@ void ust__gate_refresh(const struct ust_session *s, struct ust__gate *g,
 	__atomic_store_n(&g->installing, 0, __ATOMIC_RELEASE);
 }
 
-int ust__gate_discard(struct ust_session *s, const struct ust__filter_set *set,
-		      uint32_t id)
+int ust__gate_pass(struct ust_session *s, struct ust_event_desc *ev,
+		   const struct ust_seg *segs, unsigned int nr_segs)
 {
-	if (set->nr == 0 && set->missing)
-		__atomic_fetch_add(&s->ctl->no_program[id], 1, __ATOMIC_RELAXED);
-	return 0;
+	uint32_t id = ev->id, n;
+	const struct ust__filter_set *set;
+	struct ust__gate *g;
+
+	if (id >= UST_CTL_MAX_EVENTS)
+		return 1;	/* never gated: ust__gate_attach() kept it off */
+	g = &ust__gates[id];
+	n = ust__gate_rules(s->ctl);
+	/* Relaxed: a hint; a stale one only makes a thread try again. */
+	if (n != __atomic_load_n(&g->generation, __ATOMIC_RELAXED))
+		refresh(s, g, n);
+	/* Acquire: pairs with the release publishing the set (gate_install()). */
+	set = __atomic_load_n(&g->set, __ATOMIC_ACQUIRE);
+	if (set && !set_keeps(s, set, segs, nr_segs)) {
+		if (set->nr == 0 && set->missing)
+			__atomic_fetch_add(&s->ctl->no_program[id], 1,
+					   __ATOMIC_RELAXED);
+		return 0;
+	}
+	if (g->rate_max != 0)
+		return rate_ok(s, g, id);
+	return 1;
 }

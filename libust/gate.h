@@ -7,7 +7,8 @@
  * An event with neither pays nothing: its descriptor's gate word (the
  * `reserved` member of struct ust_event_desc) stays 0 and
  * ust_event_write() goes straight to the buffer.  Otherwise the word is
- * 1 and the record first goes through ust__gate_pass().
+ * 1 and the record first goes through ust__gate_quick() and, when that
+ * cannot decide, ust__gate_pass().
  */
 #ifndef UST_GATE_H
 #define UST_GATE_H
@@ -80,57 +81,64 @@ static inline uint32_t ust__gate_rules(const struct ust_ctl_area *a)
 	return n < UST_CTL_MAX_FILTERS ? n : UST_CTL_MAX_FILTERS;
 }
 
-/* The gated path's slow parts (gate.c). */
-UST_HIDDEN void ust__gate_refresh(const struct ust_session *s,
-				 struct ust__gate *g, uint32_t n);
-UST_HIDDEN bool ust__gate_set_keeps(const struct ust_session *s,
-				   const struct ust__filter_set *set,
-				   const struct ust_seg *segs,
-				   unsigned int nr_segs);
-UST_HIDDEN int ust__gate_discard(struct ust_session *s,
-				const struct ust__filter_set *set, uint32_t id);
-UST_HIDDEN bool ust__gate_rate_ok(struct ust_session *s,
-				 const struct ust__gate *g, uint32_t id);
-
 /*
- * The gated path of ust_event_write(): 1 to write the record, 0 when its
- * filter or rate limit stops it.  Inline for the common case, one
- * program without $ctx field, the rules unchanged; no lock, no
+ * The gated path of ust_event_write(), whole (gate.c): 1 to write the
+ * record, 0 when its filter or rate limit stops it.  No lock, no
  * allocation, no system call (but once per thread to learn its name, for
  * $ctx.procname); async-signal-safe.
  */
-static inline int ust__gate_pass(struct ust_session *s,
-				 struct ust_event_desc *ev,
-				 const struct ust_seg *segs,
-				 unsigned int nr_segs)
+UST_HIDDEN int ust__gate_pass(struct ust_session *s, struct ust_event_desc *ev,
+			     const struct ust_seg *segs, unsigned int nr_segs);
+
+enum ust__gate_verdict {
+	UST_GATE_DROP,		/* the filter discards the record */
+	UST_GATE_WRITE,		/* write it */
+	UST_GATE_RUN,		/* write it if program *prog keeps it */
+	UST_GATE_PREFIX,	/* the same, *prog being a string against a prefix */
+	UST_GATE_FULL,		/* not decided here: ust__gate_pass() */
+};
+
+/*
+ * The common cases of ust__gate_pass(), inline and without any call: the
+ * rules unchanged, no rate limit, one filter without $ctx field.  An
+ * INT_K shape on a field of the first segment is decided here; another
+ * program is left to the caller (UST_GATE_PREFIX, UST_GATE_RUN), out of
+ * line, so that this path needs no stack frame; anything else is
+ * UST_GATE_FULL.
+ */
+static inline enum ust__gate_verdict
+ust__gate_quick(const struct ust_session *s, const struct ust_event_desc *ev,
+		const struct ust_seg *segs, unsigned int nr_segs,
+		const struct ust_filter **prog)
 {
-	uint32_t id = ev->id, n;
+	uint32_t id = ev->id;
 	const struct ust__filter_set *set;
-	struct ust__gate *g;
-	bool keep;
+	const struct ust_filter_fast *fast;
+	const struct ust__gate *g;
 
 	if (id >= UST_CTL_MAX_EVENTS)
-		return 1;	/* never gated: ust__gate_attach() kept it off */
+		return UST_GATE_WRITE;	/* never gated: ust__gate_attach() kept it off */
 	g = &ust__gates[id];
-	n = ust__gate_rules(s->ctl);
-	/* Relaxed: a hint; a stale one only makes a thread try again. */
-	if (__builtin_expect(n != __atomic_load_n(&g->generation,
-						  __ATOMIC_RELAXED), 0))
-		ust__gate_refresh(s, g, n);
+	/* Relaxed: a hint; ust__gate_pass() rebuilds the set when it moved. */
+	if (__builtin_expect(ust__gate_rules(s->ctl) !=
+			     __atomic_load_n(&g->generation, __ATOMIC_RELAXED), 0) ||
+	    g->rate_max)
+		return UST_GATE_FULL;
 	/* Acquire: pairs with the release publishing the set (gate.c). */
 	set = __atomic_load_n(&g->set, __ATOMIC_ACQUIRE);
-	if (set) {
-		if (set->nr == 1 && !set->ctx_needed)
-			keep = ust_filter_run_inline(&set->progs[0], segs, nr_segs,
-						     NULL);
-		else
-			keep = ust__gate_set_keeps(s, set, segs, nr_segs);
-		if (!keep)
-			return ust__gate_discard(s, set, id);
-	}
-	if (__builtin_expect(g->rate_max != 0, 0))
-		return ust__gate_rate_ok(s, g, id);
-	return 1;
+	if (!set)
+		return UST_GATE_WRITE;
+	if (set->nr != 1 || set->ctx_needed)
+		return UST_GATE_FULL;
+	fast = &set->progs[0].fast;
+	if (fast->shape == UST_FILTER_SHAPE_INT_K && nr_segs &&
+	    fast->end <= segs[0].len)
+		return ust_filter_int_k_keeps(fast, segs[0].ptr) ? UST_GATE_WRITE :
+								   UST_GATE_DROP;
+	*prog = &set->progs[0];
+	if (fast->shape == UST_FILTER_SHAPE_STR_MATCH && fast->prefix)
+		return UST_GATE_PREFIX;	/* ust_filter_str_prefix_keeps() */
+	return UST_GATE_RUN;
 }
 
 /* A thread was renamed: names cached for $ctx.procname are stale. */

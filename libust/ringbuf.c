@@ -356,6 +356,38 @@ static void plain_event_write(struct ust_event_desc *event,
 			      const struct ust_seg *segs, unsigned int nr_segs,
 			      size_t payload_size);
 
+/* The gated path when ust__gate_quick() cannot decide. */
+static __attribute__((noinline))
+void gated_event_write_full(struct ust_session *s, struct ust_event_desc *event,
+			    const struct ust_seg *segs, unsigned int nr_segs,
+			    size_t payload_size)
+{
+	if (ust__gate_pass(s, event, segs, nr_segs))
+		plain_event_write(event, segs, nr_segs, payload_size);
+}
+
+/* The gated path with one program to run (UST_GATE_RUN). */
+static __attribute__((noinline))
+void gated_event_write_run(const struct ust_filter *prog,
+			   struct ust_event_desc *event, const struct ust_seg *segs,
+			   unsigned int nr_segs, size_t payload_size)
+{
+	if (ust_filter_run(prog, segs, nr_segs, NULL))
+		plain_event_write(event, segs, nr_segs, payload_size);
+}
+
+/* The same for a string against a prefix, without the interpreter's switch. */
+static __attribute__((noinline))
+void gated_event_write_prefix(const struct ust_filter *prog,
+			      struct ust_event_desc *event,
+			      const struct ust_seg *segs, unsigned int nr_segs,
+			      size_t payload_size)
+{
+	if (ust_filter_str_prefix_keeps(&prog->fast, segs, nr_segs))
+		plain_event_write(event, segs, nr_segs, payload_size);
+}
+
+/* Only calls in tail position: no stack frame on the quick path. */
 static __attribute__((noinline))
 void gated_event_write(struct ust_event_desc *event, const struct ust_seg *segs,
 		       unsigned int nr_segs, size_t payload_size)
@@ -363,11 +395,30 @@ void gated_event_write(struct ust_event_desc *event, const struct ust_seg *segs,
 	/* Acquire: as in plain_event_write(), which loads it again. */
 	struct ust_session *s = __atomic_load_n(&ust__session_current,
 						__ATOMIC_ACQUIRE);
+	const struct ust_filter *prog = NULL;
 
-	if (!s || (payload_size != UST_PAYLOAD_DROP &&
-		   !ust__gate_pass(s, event, segs, nr_segs)))
+	if (!s)
 		return;
-	plain_event_write(event, segs, nr_segs, payload_size);
+	if (payload_size == UST_PAYLOAD_DROP) {
+		plain_event_write(event, segs, nr_segs, payload_size);
+		return;
+	}
+	switch (ust__gate_quick(s, event, segs, nr_segs, &prog)) {
+	case UST_GATE_DROP:
+		return;
+	case UST_GATE_WRITE:
+		plain_event_write(event, segs, nr_segs, payload_size);
+		return;
+	case UST_GATE_RUN:
+		gated_event_write_run(prog, event, segs, nr_segs, payload_size);
+		return;
+	case UST_GATE_PREFIX:
+		gated_event_write_prefix(prog, event, segs, nr_segs, payload_size);
+		return;
+	default:
+		gated_event_write_full(s, event, segs, nr_segs, payload_size);
+		return;
+	}
 }
 
 /* The plain path of ust_event_write(): no gate. */

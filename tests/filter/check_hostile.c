@@ -422,40 +422,6 @@ static unsigned int below(unsigned int n)
 	return (unsigned int)(rnd() % n);
 }
 
-/* One payload of each event, and some edge cases, captured. */
-static void capture_payloads(void)
-{
-	static const uint8_t mac[6] = { 1, 2, 3, 4, 5, 6 };
-	static const int16_t matrix[2][3] = { { 1, 2, 3 }, { 4, 5, 6 } };
-	static const char *const names[3] = { "", "b", "long name here" };
-	static const int32_t vals[3] = { 1, 2, 3 };
-	static const char *const words[2] = { "w", "" };
-	static const struct flt_point origin = { 1, 2 };
-	static const struct flt_structs_box box = { "", { { 1, 2 }, { 3, 4 } }, 5 };
-	union flt_variants_value v;
-
-	if (harness_nr_payloads())
-		return;
-	harness_capture(1);
-	trace_flt_ints(-1, 2, -3, 4, -5, 6, -7, 8, -9, 10);
-	trace_flt_floats(1.5f, -2.5);
-	trace_flt_text(1, "some text", 2, "");
-	trace_flt_text(1, "", 2, NULL);
-	trace_flt_enums(FLT_STATE_DEAD, FLT_DELTA_UP);
-	trace_flt_arrays(mac, matrix, names, 7);
-	trace_flt_seqs(3, vals, 2, words, 8);
-	trace_flt_seqs(0, vals, 0, words, 8);
-	trace_flt_structs(&origin, &box, 9);
-	v.NUM = 1;
-	trace_flt_variants(1, FLT_KIND_NUM, &v, 2);
-	v.TEXT = "t";
-	trace_flt_variants(1, FLT_KIND_TEXT, &v, 2);
-	v.PAIR = origin;
-	trace_flt_variants(1, FLT_KIND_PAIR, &v, 2);
-	trace_flt_empty();
-	harness_capture(0);
-}
-
 /* Run the current program on every captured payload. */
 static void run_everywhere(void)
 {
@@ -557,15 +523,19 @@ static void gen_dbl(struct builder *b, unsigned int depth)
 
 static void gen_leaf(struct builder *b)
 {
-	switch (below(3)) {
+	uint8_t load = (uint8_t)(rnd_size() | (below(2) ? UST_FILTER_SIGNED : 0) |
+				 (below(2) ? UST_FILTER_SWAP : 0) | rnd_rel());
+
+	switch (below(4)) {
 	case 0:
 		b_op(b, UST_FOP_INT, 0, b_slot(b, rnd() >> below(64)), 0);
 		break;
 	case 1:
-		b_op(b, UST_FOP_LOAD_INT,
-		     (uint8_t)(rnd_size() | (below(2) ? UST_FILTER_SIGNED : 0) |
-			       (below(2) ? UST_FILTER_SWAP : 0) | rnd_rel()),
-		     0, rnd_offset());
+		b_op(b, UST_FOP_LOAD_INT, load, 0, rnd_offset());
+		break;
+	case 2:
+		b_op(b, (uint8_t)(UST_FOP_FIELD_EQ_K + below(7)), load,
+		     b_slot(b, rnd() >> below(64)), rnd_offset());
 		break;
 	default:
 		b_op(b, UST_FOP_CTX_INT, (uint8_t)below(3), 0, 0);
@@ -637,7 +607,7 @@ START_TEST(random_programs)
 {
 	unsigned int i;
 
-	capture_payloads();
+	harness_capture_samples();
 	for (i = 0; i < 3000; i++) {
 		struct builder *b = b_new();
 		int insn = -2;
@@ -659,7 +629,7 @@ START_TEST(garbage)
 {
 	unsigned int i, n_accepted = 0;
 
-	capture_payloads();
+	harness_capture_samples();
 	for (i = 0; i < 100000; i++) {
 		struct builder *b = b_new();
 		unsigned int n = 1 + below(6), k;
@@ -711,7 +681,7 @@ START_TEST(mutations)
 {
 	unsigned int e, m, n_accepted = 0;
 
-	capture_payloads();
+	harness_capture_samples();
 	for (e = 0; e < sizeof(compiled) / sizeof(compiled[0]); e++) {
 		struct filter_event ev;
 		struct filter_error err;
@@ -755,7 +725,7 @@ START_TEST(wrong_payloads)
 {
 	unsigned int e;
 
-	capture_payloads();
+	harness_capture_samples();
 	for (e = 0; e < sizeof(compiled) / sizeof(compiled[0]); e++) {
 		char err[FILTER_ERROR_MAX + 32];
 

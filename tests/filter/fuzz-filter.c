@@ -28,36 +28,6 @@ static struct ust_event_desc *const events[] = {
 	&__ust_event_flt_empty,
 };
 
-static void capture_once(void)
-{
-	static const uint8_t mac[6] = { 1, 2, 3, 4, 5, 6 };
-	static const int16_t matrix[2][3] = { { 1, 2, 3 }, { 4, 5, 6 } };
-	static const char *const names[3] = { "", "b", "name" };
-	static const int32_t vals[3] = { 1, 2, 3 };
-	static const char *const words[2] = { "w", "" };
-	static const struct flt_point origin = { 1, 2 };
-	static const struct flt_structs_box box = { "box", { { 1, 2 }, { 3, 4 } }, 5 };
-	union flt_variants_value v;
-
-	if (harness_nr_payloads())
-		return;
-	harness_capture(1);
-	trace_flt_ints(-1, 2, -3, 4, -5, 6, -7, 8, -9, 10);
-	trace_flt_floats(1.5f, -2.5);
-	trace_flt_text(1, "some text", 2, "");
-	trace_flt_enums(FLT_STATE_DEAD, FLT_DELTA_UP);
-	trace_flt_arrays(mac, matrix, names, 7);
-	trace_flt_seqs(3, vals, 2, words, 8);
-	trace_flt_seqs(0, vals, 0, words, 8);
-	trace_flt_structs(&origin, &box, 9);
-	v.TEXT = "t";
-	trace_flt_variants(1, FLT_KIND_TEXT, &v, 2);
-	v.NUM = 3;
-	trace_flt_variants(1, FLT_KIND_NUM, &v, 2);
-	trace_flt_empty();
-	harness_capture(0);
-}
-
 static void run_all(void)
 {
 	unsigned int i;
@@ -101,7 +71,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	if (size == 0 || size > 65536)
 		return 0;
-	capture_once();
+	harness_capture_samples();
 	if (data[0] & 1) {
 		if (harness_use(data + 1, size - 1, NULL) == 0)
 			run_all();

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 
+#include "flt_tp.h"
 #include "harness.h"
 
 int harness_result = -1;
@@ -132,8 +133,17 @@ void ust_event_write(struct ust_event_desc *event, const struct ust_seg *segs,
 		capture(segs, nr_segs);
 		return;
 	}
-	harness_result = program ? ust_filter_run(&filter, segs, nr_segs,
-						  &harness_ctx) : 1;
+	if (program) {
+		struct ust_filter slow = filter;
+
+		harness_result = ust_filter_run(&filter, segs, nr_segs, &harness_ctx);
+		/* The shapes run without the interpreter: it must agree. */
+		slow.fast.shape = UST_FILTER_SHAPE_NONE;
+		if (ust_filter_run(&slow, segs, nr_segs, &harness_ctx) != harness_result)
+			abort();
+	} else {
+		harness_result = 1;
+	}
 }
 
 int harness_event(const struct ust_event_desc *desc, struct filter_event *ev,
@@ -186,4 +196,38 @@ int harness_set(const char *expr, const struct ust_event_desc *desc,
 		filter_error_format(&ferr, err, len);
 	filter_expr_free(e);
 	return ret;
+}
+
+/* One payload of each event of flt.xml, and some edge cases, captured once. */
+void harness_capture_samples(void)
+{
+	static const uint8_t mac[6] = { 1, 2, 3, 4, 5, 6 };
+	static const int16_t matrix[2][3] = { { 1, 2, 3 }, { 4, 5, 6 } };
+	static const char *const names[3] = { "", "b", "long name here" };
+	static const int32_t vals[3] = { 1, 2, 3 };
+	static const char *const words[2] = { "w", "" };
+	static const struct flt_point origin = { 1, 2 };
+	static const struct flt_structs_box box = { "", { { 1, 2 }, { 3, 4 } }, 5 };
+	union flt_variants_value v;
+
+	if (harness_nr_payloads())
+		return;
+	harness_capture(1);
+	trace_flt_ints(-1, 2, -3, 4, -5, 6, -7, 8, -9, 10);
+	trace_flt_floats(1.5f, -2.5);
+	trace_flt_text(1, "some text", 2, "");
+	trace_flt_text(1, "", 2, NULL);
+	trace_flt_enums(FLT_STATE_DEAD, FLT_DELTA_UP);
+	trace_flt_arrays(mac, matrix, names, 7);
+	trace_flt_seqs(3, vals, 2, words, 8);
+	trace_flt_seqs(0, vals, 0, words, 8);
+	trace_flt_structs(&origin, &box, 9);
+	v.NUM = 1;
+	trace_flt_variants(1, FLT_KIND_NUM, &v, 2);
+	v.TEXT = "t";
+	trace_flt_variants(1, FLT_KIND_TEXT, &v, 2);
+	v.PAIR = origin;
+	trace_flt_variants(1, FLT_KIND_PAIR, &v, 2);
+	trace_flt_empty();
+	harness_capture(0);
 }

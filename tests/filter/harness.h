@@ -59,5 +59,7 @@ int harness_use(const void *bytes, size_t size, struct ust_filter_error *verr);
 void harness_capture(int on);
 unsigned int harness_nr_payloads(void);
 int harness_run_payload(unsigned int i);
+/* Capture one payload of each event of flt.xml (once), and edge cases. */
+void harness_capture_samples(void);
 
 #endif /* UST_TESTS_FILTER_HARNESS_H */
