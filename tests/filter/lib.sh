@@ -54,18 +54,7 @@ record() {
 	rec=$(cat "$WORK/rec.err")
 }
 
-# expect_fail STATUS MESSAGE CMD...: CMD exits STATUS, prints nothing on
-# stdout and exactly MESSAGE on stderr.
-expect_fail() {
-	want_rc=$1 want_err=$2
-	shift 2
-	rc=0
-	"$@" >"$WORK/f.out" 2>"$WORK/f.err" </dev/null || rc=$?
-	[ "$rc" = "$want_rc" ] || fail "$*: exit $rc, expected $want_rc ($(cat "$WORK/f.err"))"
-	[ "$(cat "$WORK/f.err")" = "$want_err" ] ||
-		fail "$*: stderr [$(cat "$WORK/f.err")], expected [$want_err]"
-	[ ! -s "$WORK/f.out" ] || fail "$*: stdout [$(cat "$WORK/f.out")]"
-}
+. "$top_srcdir/tests/expect_fail.sh"
 
 # start_app ARGS...: fltapp serve under `ust record -o $WORK/trace ARGS`,
 # driven through fds 3 (commands) and 4 (answers); sets app_pid.
