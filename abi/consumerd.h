@@ -15,7 +15,8 @@
 
 /*
  * The options, without their leading "--".  libust always passes the
- * first five; the others when set.
+ * first five; the others when set.  --output may be a relay URL
+ * (net://HOST[:CTRL[:DATA]], doc/relayd.md): UST_OUTPUT passed through.
  */
 #define UST_CONSUMERD_OPT_SHM_FD	"shm-fd"	/* the memfd (abi/shm.h) */
 #define UST_CONSUMERD_OPT_PID_FD	"pid-fd"	/* a pidfd of the process */
@@ -57,5 +58,20 @@
 #define UST_SUMMARY_KEY_RATE_LIMITED	"rate_limited"
 #define UST_SUMMARY_KEY_NO_PROGRAM	"no_program"
 #define UST_NOT_RECORDED_FILE		".ust-not-recorded"	/* hidden: not a stream */
+
+/*
+ * When the trace streams to lttng-relayd (--output net://..., consumer/
+ * relay.c): where, and what did not make it.  `dir` is then the local
+ * trace directory the trace fell back to, or empty.
+ */
+#define UST_SUMMARY_KEY_RELAY		"relay"		/* the URL */
+#define UST_SUMMARY_KEY_RELAY_PATH	"relay_path"	/* HOST/SESSION/TRACE on the relay */
+#define UST_SUMMARY_KEY_RELAY_PACKETS	"relay_packets"	/* packets sent */
+#define UST_SUMMARY_KEY_RELAY_EVENTS	"relay_events"	/* records in them */
+#define UST_SUMMARY_KEY_RELAY_UNCONFIRMED "relay_unconfirmed" /* records sent, not confirmed stored */
+#define UST_SUMMARY_KEY_RELAY_KEPT	"relay_kept"	/* packets kept locally after a failure */
+#define UST_SUMMARY_KEY_RELAY_CUT	"relay_cut"	/* records in a packet cut by a failure */
+#define UST_SUMMARY_KEY_RELAY_ERROR	"relay_error"	/* why the trace fell back */
+#define UST_SUMMARY_KEY_RELAY_SNAPSHOT	"relay_snapshot" /* a snapshot sent: its place */
 
 #endif /* UST_ABI_CONSUMERD_H */

@@ -25,6 +25,15 @@
 #define UST_ENV_SUMMARY_DIR	"UST_SUMMARY_DIR"   /* set by ust record */
 #define UST_ENV_CONSUMERD	"UST_CONSUMERD"	/* another ust-consumerd */
 
+/*
+ * What ust-consumerd (and ust-kerneld) read when UST_OUTPUT is a relay
+ * URL (net://...): the relay session to join (net/session.h's text form,
+ * set by `ust record`; without it each process has a session of its
+ * own), and where the trace goes when the relay cannot take it.
+ */
+#define UST_ENV_RELAY_SESSION	"UST_RELAY_SESSION"
+#define UST_ENV_RELAY_FALLBACK	"UST_RELAY_FALLBACK" /* default UST_DEFAULT_OUTPUT */
+
 /* What the `ust` command reads (tests and uninstalled builds). */
 #define UST_ENV_KERNELD		"UST_KERNELD"	/* another ust-kerneld */
 #define UST_ENV_CYG_PROFILE_LIB	"UST_CYG_PROFILE_LIB" /* another preload library */

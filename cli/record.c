@@ -27,6 +27,7 @@
 #include "cli.h"
 #include "kernel.h"
 #include "outdir.h"
+#include "record-relay.h"
 #include "selection.h"
 #include "summary.h"
 #include "supervise.h"
@@ -54,6 +55,9 @@ enum record_opt {
 	OPT_LOGLEVEL,
 	OPT_LOGLEVEL_ONLY,
 	OPT_RATE_LIMIT,
+	OPT_RELAYD,
+	OPT_LIVE,
+	OPT_SESSION,
 	OPT_HELP,
 };
 
@@ -107,6 +111,16 @@ static const struct poptOption record_options[] = {
 	  "scheduling, system calls and interrupts, or the tracepoints "
 	  "of LIST, comma-separated globs on 'system:event' "
 	  "('default' is the default set)", "LIST" },
+	{ "relayd", '\0', POPT_ARG_STRING, NULL, OPT_RELAYD,
+	  "stream the traces to lttng-relayd at URL, "
+	  "net://HOST[:CTRL_PORT[:DATA_PORT]][/PATH] or net6://...; "
+	  "DIR keeps what the relay cannot take (doc/relayd.md)", "URL" },
+	{ "live", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_LIVE,
+	  "with --relayd: a live session, followed with `ust view --live "
+	  "net://...` or babeltrace2's lttng-live source; TIMER is how late "
+	  "a viewer may see events (default 1s; us, ms or s)", "TIMER" },
+	{ "session", '\0', POPT_ARG_STRING, NULL, OPT_SESSION,
+	  "with --relayd: the relay session's name (default: CMD-PID)", "NAME" },
 	{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP,
 	  "show this help", NULL },
 	POPT_TABLEEND
@@ -127,6 +141,7 @@ struct record_opts {
 	bool kernel;		/* --kernel */
 	char *kernel_list;	/* its LIST, NULL for the default set */
 	char **cmd;		/* CMD and its arguments, NULL-terminated */
+	struct record_relay relay;	/* --relayd, --live, --session */
 };
 
 static void record_help(FILE *out)
@@ -150,6 +165,11 @@ static void record_help(FILE *out)
 "With --kernel, ust-kerneld records kernel events into DIR/kernel on the\n"
 "same clock, through a private ftrace instance; without the permission it\n"
 "says what is missing and the user-space trace is recorded alone.\n"
+"\n"
+"With --relayd, every trace goes to one lttng-relayd session instead of\n"
+"DIR (which keeps what the relay cannot take: see the summary); the relay\n"
+"stores it under HOST/SESSION-DATE-TIME.  $UST_OUTPUT set to a URL means\n"
+"the same.\n"
 "\n"
 "Exit status: CMD's; 128+N when CMD was killed by signal N; 126 or 127 when\n"
 "CMD cannot be run; 1 when the output directory is not writable; 2 for a\n"
@@ -295,6 +315,12 @@ static int apply_option(struct record_opts *o, int opt, const char *arg)
 		return check_context(o, arg);
 	case OPT_KERNEL:
 		return check_kernel(o, arg);
+	case OPT_RELAYD:
+		return cli_relay_option_url(&o->relay, arg);
+	case OPT_LIVE:
+		return cli_relay_option_live(&o->relay, arg);
+	case OPT_SESSION:
+		return cli_relay_option_session(&o->relay, arg);
 	default:
 		return -1;
 	}
@@ -359,6 +385,8 @@ static enum parse_result record_parse(int argc, const char **argv,
 	}
 	if (res == PARSE_OK && take_cmd(o, poptGetArgs(ctx)))
 		res = PARSE_ERROR;
+	if (res == PARSE_OK && cli_relay_check(&o->relay, o->output != NULL))
+		res = PARSE_ERROR;
 	if (res == PARSE_OK && o->blocking && o->overwrite) {
 		cli_error("--blocking and %s cannot be combined: "
 			  "an overwriting buffer is never full",
@@ -388,16 +416,20 @@ static void record_opts_release(struct record_opts *o)
 	cli_sel_release(&o->sel);
 	free(o->output);
 	free(o->kernel_list);
+	cli_relay_release(&o->relay);
 }
 
-/* -o, else $UST_OUTPUT when set and not empty, else the default. */
+/*
+ * -o, else $UST_OUTPUT when set, not empty and not a relay URL, else the
+ * default.  With --relayd it keeps what the relay cannot take.
+ */
 static const char *output_dir(const struct record_opts *o)
 {
 	const char *env = getenv(UST_ENV_OUTPUT);
 
 	if (o->output)
 		return o->output;
-	return env && *env ? env : UST_DEFAULT_OUTPUT;
+	return env && *env && !strstr(env, "://") ? env : UST_DEFAULT_OUTPUT;
 }
 
 /*
@@ -535,7 +567,7 @@ static int record_session(const struct record_opts *o)
 	enum cli_kernel_start kernel = UST_KERNEL_UNAVAILABLE;
 	char *outdir = NULL, *sumdir = NULL;
 	pid_t kernel_pid = -1;
-	int ret, status, left;
+	int ret, status, left, streaming = 0;
 
 	if (prepare_output(output_dir(o), &outdir))
 		return UST_EXIT_FAILURE;
@@ -546,7 +578,8 @@ static int record_session(const struct record_opts *o)
 		ret = UST_EXIT_FAILURE;
 		goto out;
 	}
-	if (set_environment(o, outdir, sumdir)) {
+	if (set_environment(o, outdir, sumdir) ||
+	    (streaming = cli_relay_setup(&o->relay, outdir, o->cmd[0])) < 0) {
 		ret = UST_EXIT_FAILURE;
 		goto remove_sumdir;
 	}

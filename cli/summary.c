@@ -98,15 +98,15 @@ static int add_error(struct cli_trace_summary *t, const char *msg)
 	return 0;
 }
 
-/* Append snapshot `path` to the trace's list. */
-static int add_snapshot(struct cli_trace_summary *t, const char *path)
+/* Append snapshot `path` to a list of lines. */
+static int add_snapshot(char **list, const char *path)
 {
 	char *joined;
 
-	if (asprintf(&joined, "%s%s\n", t->snapshots ? t->snapshots : "", path) < 0)
+	if (asprintf(&joined, "%s%s\n", *list ? *list : "", path) < 0)
 		return -ENOMEM;
-	free(t->snapshots);
-	t->snapshots = joined;
+	free(*list);
+	*list = joined;
 	return 0;
 }
 
@@ -150,13 +150,35 @@ static uint64_t *counter_of(struct cli_trace_summary *t, const char *key)
 		return &t->packets_dropped;
 	if (!strcmp(key, UST_SUMMARY_KEY_BYTES))
 		return &t->bytes;
+	if (!strcmp(key, UST_SUMMARY_KEY_RELAY_EVENTS))
+		return &t->relay_events;
+	if (!strcmp(key, UST_SUMMARY_KEY_RELAY_UNCONFIRMED))
+		return &t->relay_unconfirmed;
+	if (!strcmp(key, UST_SUMMARY_KEY_RELAY_KEPT))
+		return &t->relay_kept;
+	if (!strcmp(key, UST_SUMMARY_KEY_RELAY_CUT))
+		return &t->relay_cut;
+	return NULL;
+}
+
+/* The text field that `key` names, or NULL. */
+static char **text_of(struct cli_trace_summary *t, const char *key)
+{
+	if (!strcmp(key, UST_SUMMARY_KEY_DIR))
+		return &t->dir;
+	if (!strcmp(key, UST_SUMMARY_KEY_RELAY))
+		return &t->relay;
+	if (!strcmp(key, UST_SUMMARY_KEY_RELAY_PATH))
+		return &t->relay_path;
+	if (!strcmp(key, UST_SUMMARY_KEY_RELAY_ERROR))
+		return &t->relay_error;
 	return NULL;
 }
 
 /* Apply one "key=value" line (newline already removed). */
 static int parse_line(struct cli_trace_summary *t, char *line)
 {
-	char *value, *msg;
+	char *value, *msg, **text;
 	uint64_t *counter;
 	int ret;
 
@@ -167,14 +189,17 @@ static int parse_line(struct cli_trace_summary *t, char *line)
 	if (!strcmp(line, UST_SUMMARY_KEY_ERROR))
 		return add_error(t, value);
 	if (!strcmp(line, UST_SUMMARY_KEY_SNAPSHOT))
-		return add_snapshot(t, value);
+		return add_snapshot(&t->snapshots, value);
 	if (!strcmp(line, UST_SUMMARY_KEY_RATE_LIMITED) ||
 	    !strcmp(line, UST_SUMMARY_KEY_NO_PROGRAM))
 		return add_not_recorded(t, line, value);
-	if (!strcmp(line, UST_SUMMARY_KEY_DIR)) {
-		free(t->dir);
-		t->dir = strdup(value);
-		return t->dir ? 0 : -ENOMEM;
+	if (!strcmp(line, UST_SUMMARY_KEY_RELAY_SNAPSHOT))
+		return add_snapshot(&t->relay_snapshots, value);
+	text = text_of(t, line);
+	if (text) {
+		free(*text);
+		*text = strdup(value);
+		return *text ? 0 : -ENOMEM;
 	}
 	counter = counter_of(t, line);
 	if (!counter || !ust__parse_u64(value, counter))
@@ -243,11 +268,17 @@ static int add_trace(struct ust_summary *sum, int dfd, const char *name)
 	return ret;
 }
 
+/* Where the trace is: its directory, else its place on the relay. */
+static const char *trace_place(const struct cli_trace_summary *t)
+{
+	if (t->dir && *t->dir)
+		return t->dir;
+	return t->relay_path ? t->relay_path : "";
+}
+
 static int compare_dirs(const void *a, const void *b)
 {
-	const struct cli_trace_summary *ta = a, *tb = b;
-
-	return strcmp(ta->dir ? ta->dir : "", tb->dir ? tb->dir : "");
+	return strcmp(trace_place(a), trace_place(b));
 }
 
 int cli_summary_read(const char *path, struct ust_summary *sum)
@@ -279,6 +310,10 @@ void cli_summary_release(struct ust_summary *sum)
 		free(sum->traces[i].error);
 		free(sum->traces[i].snapshots);
 		free(sum->traces[i].not_recorded);
+		free(sum->traces[i].relay);
+		free(sum->traces[i].relay_path);
+		free(sum->traces[i].relay_error);
+		free(sum->traces[i].relay_snapshots);
 	}
 	free(sum->traces);
 	memset(sum, 0, sizeof(*sum));
@@ -308,16 +343,18 @@ static void format_bytes(uint64_t bytes, char *buf, size_t len)
 	snprintf(buf, len, "%.1f %s", v, units[i]);
 }
 
+/* *lost_total: the records the buffers lost (the hint is about them). */
 static void print_totals(const struct ust_summary *sum, FILE *out,
 			 uint64_t *lost_total)
 {
-	uint64_t events = 0, lost = 0, bytes = 0, dropped = 0;
+	uint64_t events = 0, lost = 0, bytes = 0, dropped = 0, buffers = 0;
 	char size[32];
 	size_t i;
 
 	for (i = 0; i < sum->nr; i++) {
 		events += sum->traces[i].events;
-		lost += sum->traces[i].lost;
+		lost += sum->traces[i].lost + sum->traces[i].relay_cut;
+		buffers += sum->traces[i].lost;
 		bytes += sum->traces[i].bytes;
 		dropped += sum->traces[i].packets_dropped;
 	}
@@ -329,15 +366,34 @@ static void print_totals(const struct ust_summary *sum, FILE *out,
 		fprintf(out, ", %" PRIu64 " packet%s dropped", dropped,
 			plural(dropped));
 	fputc('\n', out);
-	*lost_total = lost;
+	*lost_total = buffers;
+}
+
+/*
+ * A streamed trace that fell back to a directory: what went where, and
+ * what may be missing on the relay.
+ */
+static void print_relay(const struct cli_trace_summary *t, FILE *out)
+{
+	if (t->relay_error)
+		fprintf(out, "%s:     relay failed: %s; %" PRIu64 " event%s went to %s before, "
+			"%" PRIu64 " packet%s given back kept here, %" PRIu64 " event%s cut\n",
+			cli_prog, t->relay_error, t->relay_events, plural(t->relay_events),
+			t->relay_path && *t->relay_path ? t->relay_path : "no relay session",
+			t->relay_kept, plural(t->relay_kept), t->relay_cut, plural(t->relay_cut));
+	if (t->relay_unconfirmed)
+		fprintf(out, "%s:     %" PRIu64 " event%s sent but not confirmed stored by the relay\n",
+			cli_prog, t->relay_unconfirmed, plural(t->relay_unconfirmed));
 }
 
 static void print_trace(const struct cli_trace_summary *t, FILE *out)
 {
+	uint64_t lost = t->lost + t->relay_cut;
+	bool streamed = t->relay && !t->relay_error;
 	const char *p, *nl;
 
 	fprintf(out, "%s:   %s  (%" PRIu64 " event%s, %" PRIu64 " lost",
-		cli_prog, t->dir, t->events, plural(t->events), t->lost);
+		cli_prog, trace_place(t), t->events, plural(t->events), lost);
 	if (t->packets_dropped)
 		fprintf(out, ", %" PRIu64 " packet%s dropped",
 			t->packets_dropped, plural(t->packets_dropped));
@@ -345,9 +401,13 @@ static void print_trace(const struct cli_trace_summary *t, FILE *out)
 		fprintf(out, ", %" PRIu64 " rate-limited", t->rate_limited);
 	if (t->no_program)
 		fprintf(out, ", %" PRIu64 " with no filter program", t->no_program);
-	fputs(")\n", out);
+	fprintf(out, ")%s%s\n", streamed ? " on " : "", streamed ? t->relay : "");
+	if (t->relay)
+		print_relay(t, out);
 	for (p = t->snapshots; p && (nl = strchr(p, '\n')); p = nl + 1)
 		fprintf(out, "%s:     snapshot %.*s\n", cli_prog, (int)(nl - p), p);
+	for (p = t->relay_snapshots; p && (nl = strchr(p, '\n')); p = nl + 1)
+		fprintf(out, "%s:     snapshot on lttng-relayd: %.*s\n", cli_prog, (int)(nl - p), p);
 	for (p = t->not_recorded; p && (nl = strchr(p, '\n')); p = nl + 1)
 		fprintf(out, "%s:     not recorded: %.*s\n", cli_prog,
 			(int)(nl - p), p);
@@ -372,7 +432,7 @@ void cli_summary_print(const struct ust_summary *sum, FILE *out,
 	for (i = 0; i < sum->nr; i++) {
 		if (sum->traces[i].error)
 			fprintf(out, "%s: error: %s: %s\n", cli_prog,
-				sum->traces[i].dir, sum->traces[i].error);
+				trace_place(&sum->traces[i]), sum->traces[i].error);
 	}
 	if (lost && lost_hint)
 		fprintf(out, "%s: %" PRIu64 " event%s lost: the buffers filled up; "

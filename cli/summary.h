@@ -19,6 +19,9 @@
  *	snapshot=PATH		one line per flight-recorder snapshot written
  *	rate_limited=N EVENT	records of EVENT over its rate limit
  *	no_program=N EVENT	records of EVENT a filter had no program for
+ *	relay=URL ...		streamed to lttng-relayd: the relay_* keys of
+ *				abi/consumerd.h; dir= is then where the trace
+ *				went on when the relay failed, else empty
  *
  * Unknown keys are ignored, so consumers may add some.
  */
@@ -44,6 +47,15 @@ struct cli_trace_summary {
 	uint64_t rate_limited;	/* records over rate limits, all events */
 	uint64_t no_program;	/* records a filter had no program for */
 	char *not_recorded;	/* "\n"-terminated lines, one per event, NULL when none */
+	/* streamed to lttng-relayd (doc/relayd.md); relay NULL when not */
+	char *relay;		/* the URL */
+	char *relay_path;	/* HOST/SESSION/TRACE on the relay */
+	char *relay_error;	/* why the trace fell back to `dir`, NULL if not */
+	char *relay_snapshots;	/* "\n"-terminated places of snapshots sent, or NULL */
+	uint64_t relay_events;	/* records sent */
+	uint64_t relay_unconfirmed; /* records sent, not confirmed stored */
+	uint64_t relay_kept;	/* packets written to `dir` instead */
+	uint64_t relay_cut;	/* records in a packet cut by the failure */
 };
 
 /* Every trace of a session, sorted by directory once read. */

@@ -32,6 +32,7 @@
 #define CONSUMER_NAME		UST_CONSUMERD_NAME
 #define META_MAX_EVENT_ID	(1u << 20)	/* bounds the layout tables */
 #define CORRUPT_REPORT_MAX	5		/* messages per stream */
+#define META_FILE		"metadata"
 
 /* One per-CPU buffer of one channel, and its stream file. */
 struct stream {
@@ -81,15 +82,26 @@ struct consumer {
 	struct stream *streams;
 	unsigned int nr_streams;
 	uint8_t *scratch;		/* private copy of one packet (largest sub-buffer) */
+	size_t scratch_size;
 	bool writing_stopped;
 	char error[256];		/* why writing stopped, for the summary */
 	int pidfd;			/* the traced process */
 	unsigned int nr_snapshots;	/* flight recorder: written so far */
 	char *snapshot_lines;		/* "snapshot=PATH\n" each, for the summary */
+	struct cd_relay *relay;		/* the relay sink (relay.c), or NULL */
 	struct consumer_stats stats;
 };
 
-/* output.c */
+/* output.c: where the trace goes (a directory, or the relay: relay.c) */
+int cd_output_start(struct consumer *c, const char *output, const char *procname, int pid);
+int cd_output_metadata(struct consumer *c, const char *text, size_t len);
+void cd_output_packet(struct consumer *c, struct stream *s, uint64_t n, const uint8_t *pkt,
+		      size_t len, uint64_t records, bool partial);
+void cd_output_finish(struct consumer *c);
+int cd_output_file_metadata(struct consumer *c, const char *text, size_t len);
+void cd_output_file_packet(struct consumer *c, struct stream *s, const uint8_t *pkt,
+			   size_t len, uint64_t records);
+void cd_output_trace_name(const char *procname, int pid, char *buf, size_t len);
 int cd_output_create_trace_dir(struct consumer *c, const char *dir,
 			    const char *procname, int pid);
 void cd_output_remove_trace_dir(struct consumer *c, const char *meta);
@@ -108,6 +120,22 @@ int cd_output_write_all(int fd, const void *data, size_t len);
 char *cd_output_join_path(const char *dir, const char *name);
 void cd_sanitize_name(char *s);
 
+/* relay.c: the relay sink */
+struct cd_relay;
+bool cd_relay_wanted(const char *output);
+bool cd_relay_sink(const struct consumer *c);
+void cd_relay_snapshot(struct consumer *c, const char *dir);
+int cd_relay_start(struct consumer *c, const char *url, const char *trace_name);
+int cd_relay_metadata(struct consumer *c, const char *text, size_t len);
+void cd_relay_packet(struct consumer *c, struct stream *s, uint64_t n, const uint8_t *pkt,
+		     size_t len, uint64_t records, bool partial);
+bool cd_relay_live_due(struct consumer *c);
+void cd_relay_beacons(struct consumer *c);
+void cd_relay_tick(struct consumer *c);
+void cd_relay_finish(struct consumer *c);
+char *cd_relay_summary(const struct consumer *c);
+void cd_relay_release(struct consumer *c);
+
 /* metadata.c */
 int cd_metadata_write_header(struct consumer *c, int pid);
 void cd_metadata_update(struct consumer *c);
@@ -117,6 +145,7 @@ int cd_meta_tsdl_check(const char *tsdl, char *err, size_t errlen);
 /* drain.c */
 int cd_streams_init(struct consumer *c);
 void cd_drain_all(struct consumer *c, bool final);
+void cd_drain_live(struct consumer *c);
 size_t cd_packet_copy(struct consumer *c, const struct chan_info *ci,
 		   const uint8_t *slot);
 enum copy_state cd_packet_copy_state(const struct consumer *c,

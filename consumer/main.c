@@ -240,11 +240,11 @@ static int consumer_start(struct consumer *c, const struct options *o)
 			c->shm.pid, o->pid);
 	ret = clock_setup(c, o);
 	if (!ret)
-		ret = cd_output_create_trace_dir(c, o->output, c->shm.procname, o->pid);
+		ret = cd_streams_init(c);
+	if (!ret)
+		ret = cd_output_start(c, o->output, c->shm.procname, o->pid);
 	if (!ret)
 		ret = cd_metadata_write_header(c, o->pid);
-	if (!ret)
-		ret = cd_streams_init(c);
 	if (ret && !c->error[0])
 		snprintf(c->error, sizeof(c->error), "consumer could not start: %s",
 			 strerror(-ret));
@@ -254,6 +254,7 @@ static int consumer_start(struct consumer *c, const struct options *o)
 /* Free everything: exit is near, but sanitizers should see no leak. */
 static void consumer_release(struct consumer *c)
 {
+	cd_relay_release(c);
 	cd_streams_release(c);
 	cd_metadata_release(c);
 	shm_map_close(&c->shm);
@@ -279,11 +280,17 @@ static bool drain_guarded(struct consumer *c, bool final)
 	}
 	bus_armed = 1;
 	cd_drain_all(c, final);
-	if (final)
+	if (final) {
 		cd_flight_final(c);	/* a crash leaves a snapshot */
-	else
+	} else {
 		cd_flight_poll(c);		/* a snapshot request */
+		if (cd_relay_live_due(c)) {
+			cd_drain_live(c);	/* the sub-buffers being filled */
+			cd_relay_beacons(c);
+		}
+	}
 	bus_armed = 0;
+	cd_relay_tick(c);
 	return true;
 }
 
@@ -296,9 +303,10 @@ static void consumer_run(struct consumer *c, const struct options *o, int pidfd,
 		.tv_sec = o->read_timer / 1000000,
 		.tv_nsec = (o->read_timer % 1000000) * 1000,
 	};
+	bool readable = true;
 	int n;
 
-	while (!term_requested) {
+	while (!term_requested && readable) {
 		n = ppoll(&pfd, 1, &tick, runmask);
 		if (n < 0 && errno != EINTR) {
 			perror(CONSUMER_NAME ": ppoll");
@@ -306,10 +314,11 @@ static void consumer_run(struct consumer *c, const struct options *o, int pidfd,
 		}
 		if (n > 0)
 			break;		/* the process is gone (or the pidfd is bad) */
-		if (!drain_guarded(c, false))
-			return;
+		readable = drain_guarded(c, false);
 	}
-	drain_guarded(c, true);
+	if (readable)
+		drain_guarded(c, true);
+	cd_output_finish(c);	/* the relay's end, even after a fault */
 }
 
 int main(int argc, const char **argv)

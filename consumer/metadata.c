@@ -26,7 +26,6 @@
 #include "consumer.h"
 #include "ctf/tsdl.h"
 
-#define META_FILE	"metadata"
 
 static const char tsdl_env[] =
 	"env {\n"
@@ -117,8 +116,8 @@ static int metadata_header_text(const struct consumer *c, int pid, char **text,
 }
 
 /*
- * Create `metadata` with its fixed part.  On failure the trace directory
- * is removed again: the trace cannot start.
+ * Start `metadata` with its fixed part.  When it cannot be written to a
+ * trace directory, the directory is removed again: the trace cannot start.
  */
 int cd_metadata_write_header(struct consumer *c, int pid)
 {
@@ -129,20 +128,12 @@ int cd_metadata_write_header(struct consumer *c, int pid)
 	ret = metadata_header_text(c, pid, &text, &len);
 	if (ret)
 		return ret;
-	c->meta_fd = cd_output_open_file(c, META_FILE);
-	if (c->meta_fd < 0) {
-		ret = c->meta_fd;
-		fprintf(stderr, CONSUMER_NAME ": %s/" META_FILE ": %s\n",
-			c->out_path, strerror(-ret));
-	} else {
-		ret = cd_output_append(c, c->meta_fd, &c->meta_file_size, text, len,
-				    META_FILE);
-		if (ret) {
-			close(c->meta_fd);
-			c->meta_fd = -1;
-		}
+	ret = cd_output_metadata(c, text, len);
+	if (ret && c->meta_fd >= 0) {
+		close(c->meta_fd);
+		c->meta_fd = -1;
 	}
-	if (ret)
+	if (ret && !c->relay && c->out_fd >= 0)
 		cd_output_remove_trace_dir(c, META_FILE);
 	free(text);
 	return ret;
@@ -428,8 +419,8 @@ static void meta_read_new(struct consumer *c, uint64_t used)
 		}
 		c->meta_pos += n;
 	}
-	if (fclose(f) == 0 && len && c->meta_fd >= 0)
-		cd_output_append(c, c->meta_fd, &c->meta_file_size, text, len, META_FILE);
+	if (fclose(f) == 0 && len)
+		cd_output_metadata(c, text, len);
 	free(text);
 }
 

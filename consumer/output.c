@@ -119,12 +119,25 @@ char *cd_output_join_path(const char *dir, const char *name)
 	return out;
 }
 
+/* `<procname>-<pid>-<YYYYMMDD>-<HHMMSS>`: the trace's name, here or on a relay. */
+void cd_output_trace_name(const char *procname, int pid, char *buf, size_t len)
+{
+	char proc[64];
+	struct tm tm;
+	time_t now = time(NULL);
+
+	snprintf(proc, sizeof(proc), "%s", procname[0] ? procname : "unknown");
+	cd_sanitize_name(proc);
+	localtime_r(&now, &tm);
+	snprintf(buf, len, "%s-%d-%04d%02d%02d-%02d%02d%02d", proc, pid,
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		 tm.tm_min, tm.tm_sec);
+}
+
 int cd_output_create_trace_dir(struct consumer *c, const char *dir,
 			    const char *procname, int pid)
 {
-	char proc[sizeof(c->shm.procname)], base[96], name[112], err[PATH_MAX + 64];
-	struct tm tm;
-	time_t now = time(NULL);
+	char base[96], name[112], err[PATH_MAX + 64];
 	int parent, fd;
 
 	parent = cd_output_open_parent(dir, err, sizeof(err));
@@ -132,12 +145,7 @@ int cd_output_create_trace_dir(struct consumer *c, const char *dir,
 		fprintf(stderr, CONSUMER_NAME ": %s\n", err);
 		return parent;
 	}
-	snprintf(proc, sizeof(proc), "%s", procname[0] ? procname : "unknown");
-	cd_sanitize_name(proc);
-	localtime_r(&now, &tm);
-	snprintf(base, sizeof(base), "%s-%d-%04d%02d%02d-%02d%02d%02d", proc, pid,
-		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-		 tm.tm_min, tm.tm_sec);
+	cd_output_trace_name(procname, pid, base, sizeof(base));
 	fd = cd_output_make_dir(parent, base, name, sizeof(name));
 	if (fd < 0) {
 		fprintf(stderr, CONSUMER_NAME ": cannot create a trace directory in '%s': %s\n",
@@ -153,6 +161,21 @@ int cd_output_create_trace_dir(struct consumer *c, const char *dir,
 	}
 	c->out_fd = fd;
 	return 0;
+}
+
+/*
+ * Where the trace goes: `output` is a directory, or a relay URL
+ * (net://HOST..., doc/relayd.md), for the relay sink of relay.c, which
+ * falls back to a directory by itself.
+ */
+int cd_output_start(struct consumer *c, const char *output, const char *procname, int pid)
+{
+	char name[96];
+
+	if (!cd_relay_wanted(output))
+		return cd_output_create_trace_dir(c, output, procname, pid);
+	cd_output_trace_name(procname, pid, name, sizeof(name));
+	return cd_relay_start(c, output, name);
 }
 
 /*
@@ -225,6 +248,79 @@ int cd_output_append(struct consumer *c, int fd, uint64_t *size,
 	*size += len;
 	c->stats.bytes += len;
 	return 0;
+}
+
+/* Append to `metadata` in the trace directory (created on first use). */
+int cd_output_file_metadata(struct consumer *c, const char *text, size_t len)
+{
+	int fd;
+
+	if (c->meta_fd < 0) {
+		if (c->out_fd < 0)
+			return -EIO;
+		fd = cd_output_open_file(c, META_FILE);
+		if (fd < 0) {
+			fprintf(stderr, CONSUMER_NAME ": %s/" META_FILE ": %s\n", c->out_path,
+				strerror(-fd));
+			return fd;
+		}
+		c->meta_fd = fd;
+	}
+	return cd_output_append(c, c->meta_fd, &c->meta_file_size, text, len, META_FILE);
+}
+
+int cd_output_metadata(struct consumer *c, const char *text, size_t len)
+{
+	if (cd_relay_sink(c))
+		return cd_relay_metadata(c, text, len);
+	return cd_output_file_metadata(c, text, len);
+}
+
+/* Append a checked packet to its stream file (created on first use). */
+void cd_output_file_packet(struct consumer *c, struct stream *s, const uint8_t *pkt,
+			   size_t len, uint64_t records)
+{
+	int fd;
+
+	if (c->writing_stopped || c->out_fd < 0) {
+		c->stats.packets_unwritten++;
+		return;
+	}
+	if (s->fd < 0) {
+		fd = cd_output_open_file(c, s->name);
+		if (fd < 0) {
+			cd_output_stop(c, s->name, -fd);
+			c->stats.packets_unwritten++;
+			return;
+		}
+		s->fd = fd;
+	}
+	if (cd_output_append(c, s->fd, &s->file_size, pkt, len, s->name)) {
+		c->stats.packets_unwritten++;
+		return;
+	}
+	c->stats.packets++;
+	c->stats.events += records;
+}
+
+/*
+ * A checked packet of sub-buffer `n`; `partial`: the committed part of
+ * a sub-buffer still being filled (live relay sessions only: a trace
+ * directory gets whole packets only).
+ */
+void cd_output_packet(struct consumer *c, struct stream *s, uint64_t n, const uint8_t *pkt,
+		      size_t len, uint64_t records, bool partial)
+{
+	if (cd_relay_sink(c))
+		cd_relay_packet(c, s, n, pkt, len, records, partial);
+	else if (!partial)
+		cd_output_file_packet(c, s, pkt, len, records);
+}
+
+void cd_output_finish(struct consumer *c)
+{
+	if (c->relay)
+		cd_relay_finish(c);
 }
 
 int cd_output_write_all(int fd, const void *data, size_t len)
@@ -304,8 +400,13 @@ void cd_not_recorded_write(const struct consumer *c)
 static int summary_format(const struct consumer *c, char **text)
 {
 	char *not_recorded = cd_not_recorded_lines(c);
+	char *relay = cd_relay_summary(c);
 	int n;
 
+	if (!relay) {
+		free(not_recorded);
+		return -ENOMEM;
+	}
 	n = asprintf(text,
 		     UST_SUMMARY_KEY_DIR "=%s\n"
 		     UST_SUMMARY_KEY_EVENTS "=%" PRIu64 "\n"
@@ -313,14 +414,15 @@ static int summary_format(const struct consumer *c, char **text)
 		     UST_SUMMARY_KEY_PACKETS "=%" PRIu64 "\n"
 		     UST_SUMMARY_KEY_PACKETS_DROPPED "=%" PRIu64 "\n"
 		     UST_SUMMARY_KEY_PACKETS_UNWRITTEN "=%" PRIu64 "\n"
-		     UST_SUMMARY_KEY_BYTES "=%" PRIu64 "\n%s%s%s%s%s",
+		     UST_SUMMARY_KEY_BYTES "=%" PRIu64 "\n%s%s%s%s%s%s",
 		     c->out_path ? c->out_path : "", c->stats.events,
 		     c->streams ? cd_streams_lost(c) : 0, c->stats.packets,
 		     c->stats.packets_dropped, c->stats.packets_unwritten,
 		     c->stats.bytes, c->error[0] ? UST_SUMMARY_KEY_ERROR "=" : "", c->error,
 		     c->error[0] ? "\n" : "",
-		     c->snapshot_lines ? c->snapshot_lines : "",
+		     c->snapshot_lines ? c->snapshot_lines : "", relay,
 		     not_recorded ? not_recorded : "");
+	free(relay);
 	free(not_recorded);
 	return n < 0 ? -ENOMEM : 0;
 }

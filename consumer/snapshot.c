@@ -480,6 +480,7 @@ static int snapshot_write(struct consumer *c, const char *out_dir,
 			" packets%s\n", path, snap.events, snap.packets,
 			snap.dropped ? " (some packets overwritten while copied)" : "");
 		summary_note_snapshot(c, path);
+		cd_relay_snapshot(c, path);	/* and to the relay, if streaming */
 	}
 	return snap.err;
 }

@@ -26,6 +26,7 @@
  * Locals are named __ust_*, which validate.c forbids as field names.
  */
 #include <stdlib.h>
+#include <ust/loglevel.h>
 
 #include "emit.h"
 #include "payload.h"
@@ -102,7 +103,10 @@ static int emit_descriptor(FILE *out, const struct tp_facility *fac,
 	fputs("\t/* .struct_size */ sizeof(struct ust_event_desc),\n"
 	      "\t/* .enabled */ 0,\n", out);
 	fprintf(out, "\t/* .name */ \"%s\",\n", event->name);
-	fprintf(out, "\t/* .loglevel */ %d,\n", event->loglevel);
+	fprintf(out, "\t/* .loglevel */ %d", event->loglevel);
+	if (event->loglevel >= 0)
+		fprintf(out, " /* %s */", ust_loglevel_name(event->loglevel));
+	fputs(",\n", out);
 	if (emit_tsdl_fields(out, event)) {
 		free(layout);
 		return -1;
@@ -712,12 +716,14 @@ static int emit_field_list(FILE *out, const struct tp_facility *fac)
 }
 
 int tp_emit_source(FILE *out, const struct tp_facility *fac,
-		   const char *input_name)
+		   const char *input_name, const struct tp_emit_options *opts)
 {
 	size_t i;
 
 	if (emit_banner(out, fac, input_name))
 		return -1;
+	if (opts->sdt)
+		tp_emit_semaphore_definitions(out, fac);
 	for (i = 0; i < fac->nr_events; i++) {
 		if (emit_descriptor(out, fac, &fac->events[i]) ||
 		    emit_probe(out, fac, &fac->events[i]))

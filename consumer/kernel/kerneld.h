@@ -111,6 +111,7 @@ struct kerneld {
 	unsigned int nr_cpus;
 	int32_t *tgid;		/* tid -> tgid, 0 when unknown */
 	uint32_t pid_max;
+	struct kd_relay *relay;	/* relay.c: streaming to lttng-relayd, or NULL */
 };
 
 /* tracefs.c */
@@ -129,6 +130,16 @@ void kd_classes_release(struct kclasses *c);
 /* metadata.c */
 int kd_metadata_write(struct kerneld *kd);
 
+/* relay.c: the kernel trace on lttng-relayd when UST_OUTPUT is a relay URL */
+int kd_relay_start(struct kerneld *kd);
+bool kd_relay_active(const struct kerneld *kd);
+int kd_relay_metadata(struct kerneld *kd, const char *text, size_t len);
+int kd_relay_packet(struct kerneld *kd, struct kstream *s, uint64_t events);
+void kd_relay_pass_end(struct kerneld *kd);
+void kd_relay_finish(struct kerneld *kd, uint64_t events, uint64_t lost);
+bool kd_relay_streamed(const struct kerneld *kd);
+void kd_relay_release(struct kerneld *kd);
+
 /* statedump.c */
 int32_t kd_tgid_of(struct kerneld *kd, int32_t tid);
 void kd_tgid_forget(struct kerneld *kd, int32_t tid);
@@ -143,5 +154,7 @@ uint8_t *kd_event_begin(struct kerneld *kd, struct kstream *s,
 void kd_event_end(struct kstream *s, uint8_t *end);
 int kd_drain_cpu(struct kerneld *kd, struct kstream *s);
 int kd_packet_flush(struct kerneld *kd, struct kstream *s);
+/* Append a whole packet to the CPU's stream file (also for relay.c's fallback). */
+int kd_packet_write_local(struct kerneld *kd, struct kstream *s, const void *pkt, size_t len);
 
 #endif /* UST_KERNELD_H */

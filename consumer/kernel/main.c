@@ -192,9 +192,11 @@ static int start_trace(struct kerneld *kd, char **enabled)
 	if (!ret)
 		ret = make_trace_dir(kd);
 	if (!ret)
-		ret = kd_metadata_write(kd);
-	if (!ret)
 		ret = setup_reader(kd);
+	if (!ret)
+		ret = kd_relay_start(kd);
+	if (!ret)
+		ret = kd_metadata_write(kd);
 	if (!ret)
 		ret = kd_statedump(kd);
 	if (!ret && kd_tracing_on(kd, true))
@@ -250,6 +252,7 @@ static void run(struct kerneld *kd, const sigset_t *stop)
 
 	for (;;) {
 		drain_all(kd);
+		kd_relay_pass_end(kd);
 		if (sigtimedwait(stop, NULL, &period) > 0)
 			return;
 	}
@@ -267,12 +270,15 @@ static void finish(struct kerneld *kd)
 		events += kd->streams[i].total_events;
 		lost += kd->streams[i].discarded;
 	}
-	fprintf(stderr, "ust record: kernel trace %s: %" PRIu64 " events, %" PRIu64
-		" lost\n", kd->dir_path, events, lost);
+	kd_relay_finish(kd, events, lost);
+	if (!kd_relay_streamed(kd))
+		fprintf(stderr, "ust record: kernel trace %s: %" PRIu64 " events, %" PRIu64
+			" lost\n", kd->dir_path, events, lost);
 }
 
 static void release(struct kerneld *kd)
 {
+	kd_relay_release(kd);
 	kd_streams_close(kd);	/* open rings keep the instance busy */
 	kd_instance_destroy(kd);
 	if (kd->kbuf)

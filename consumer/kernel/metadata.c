@@ -121,7 +121,10 @@ static int metadata_text(const struct kerneld *kd, char **text, size_t *len)
 	return fclose(f) ? -ENOMEM : 0;
 }
 
-/* Write DIR/kernel/metadata whole: a hidden temporary, then renamed. */
+/*
+ * Write DIR/kernel/metadata whole: a hidden temporary, then renamed; and
+ * to the relay when the session streams there.
+ */
 int kd_metadata_write(struct kerneld *kd)
 {
 	size_t len, done = 0;
@@ -153,6 +156,8 @@ int kd_metadata_write(struct kerneld *kd)
 		ret = -errno;
 	if (ret)
 		unlinkat(kd->dir_fd, ".metadata", 0);
+	else
+		ret = kd_relay_metadata(kd, text, len);
 	free(text);
 	return ret;
 }

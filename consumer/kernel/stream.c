@@ -83,16 +83,43 @@ void kd_streams_close(struct kerneld *kd)
 	kd->streams = NULL;
 }
 
+int kd_packet_write_local(struct kerneld *kd, struct kstream *s, const void *pkt, size_t len)
+{
+	const uint8_t *p = pkt;
+	size_t done = 0;
+	off_t size;
+
+	if (s->write_failed)
+		return -EIO;
+	size = lseek(s->fd, 0, SEEK_END);
+	while (done < len) {
+		ssize_t n = write(s->fd, p + done, len - done);
+
+		if (n <= 0) {
+			/* Only whole packets: cut the partial one off again. */
+			fprintf(stderr, "ust record: kernel events: %s/kernel_%u: %s; "
+				"this CPU's stream stops here\n", kd->dir_path, s->cpu,
+				n < 0 ? strerror(errno) : "short write");
+			if (size >= 0 && ftruncate(s->fd, size))
+				size = -1;
+			s->write_failed = true;
+			return -EIO;
+		}
+		done += n;
+	}
+	return 0;
+}
+
 /*
  * Write the open packet, or an empty one that carries new losses.  The
  * first packet of a stream is written even when empty, so that its
- * events_discarded (0) is the base babeltrace2 counts losses from.
+ * events_discarded (0) is the base babeltrace2 counts losses from.  It
+ * goes to the relay when the session streams there (relay.c).
  */
 int kd_packet_flush(struct kerneld *kd, struct kstream *s)
 {
 	struct ust_packet_header h;
-	size_t done = 0;
-	off_t size;
+	uint64_t events = s->nr_events;
 
 	if (!s->nr_events && s->discarded == s->discarded_written && s->seq)
 		return 0;
@@ -116,25 +143,9 @@ int kd_packet_flush(struct kerneld *kd, struct kstream *s)
 	s->discarded_written = s->discarded;
 	s->total_events += s->nr_events;
 	s->nr_events = 0;
-	if (s->write_failed)
-		return -EIO;
-	size = lseek(s->fd, 0, SEEK_END);
-	while (done < s->len) {
-		ssize_t n = write(s->fd, s->pkt + done, s->len - done);
-
-		if (n <= 0) {
-			/* Only whole packets: cut the partial one off again. */
-			fprintf(stderr, "ust record: kernel events: %s/kernel_%u: %s; "
-				"this CPU's stream stops here\n", kd->dir_path, s->cpu,
-				n < 0 ? strerror(errno) : "short write");
-			if (size >= 0 && ftruncate(s->fd, size))
-				size = -1;
-			s->write_failed = true;
-			return -EIO;
-		}
-		done += n;
-	}
-	return 0;
+	if (kd_relay_packet(kd, s, events))
+		return 0;
+	return kd_packet_write_local(kd, s, s->pkt, s->len);
 }
 
 /*

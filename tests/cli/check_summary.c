@@ -246,35 +246,19 @@ START_TEST(test_print_units)
 }
 END_TEST
 
-static Suite *summary_suite(void)
-{
-	Suite *s = suite_create("summary");
-	TCase *tc = tcase_create("dir");
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_dir_create);
-	tcase_add_test(tc, test_dir_stale_reused);
-	tcase_add_test(tc, test_dir_not_ours);
-	tcase_add_test(tc, test_dir_remove);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("read");
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_read_sorted);
-	tcase_add_test(tc, test_read_errors);
-	tcase_add_test(tc, test_read_missing_dir);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("print");
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_print_none);
-	tcase_add_test(tc, test_print_traces);
-	tcase_add_test(tc, test_print_units);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return check_run(summary_suite());
+	const struct check_case cases[] = {
+		{ "dir", setup, teardown, 0, {
+			test_dir_create, test_dir_stale_reused,
+			test_dir_not_ours, test_dir_remove, NULL } },
+		{ "read", setup, teardown, 0, {
+			test_read_sorted, test_read_errors,
+			test_read_missing_dir, NULL } },
+		{ "print", setup, teardown, 0, {
+			test_print_none, test_print_traces, test_print_units,
+			NULL } },
+	};
+
+	return CHECK_RUN_CASES("summary", cases);
 }

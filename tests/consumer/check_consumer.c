@@ -191,24 +191,15 @@ START_TEST(test_tsdl_check)
 }
 END_TEST
 
-static Suite *consumer_suite(void)
-{
-	Suite *s = suite_create("consumer");
-	TCase *shm = tcase_create("shm");
-	TCase *meta = tcase_create("metadata");
-
-	tcase_add_checked_fixture(shm, setup, teardown);
-	tcase_add_test(shm, test_shm_good);
-	tcase_add_test(shm, test_shm_header);
-	tcase_add_test(shm, test_shm_regions);
-	tcase_add_test(shm, test_shm_channel);
-	suite_add_tcase(s, shm);
-	tcase_add_test(meta, test_tsdl_check);
-	suite_add_tcase(s, meta);
-	return s;
-}
-
 int main(void)
 {
-	return check_run(consumer_suite());
+	const struct check_case cases[] = {
+		{ "shm", setup, teardown, 0, {
+			test_shm_good, test_shm_header, test_shm_regions,
+			test_shm_channel, NULL } },
+		{ "metadata", NULL, NULL, 0, {
+			test_tsdl_check, NULL } },
+	};
+
+	return CHECK_RUN_CASES("consumer", cases);
 }

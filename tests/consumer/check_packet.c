@@ -511,33 +511,20 @@ START_TEST(test_walk_callback_stops)
 }
 END_TEST
 
-static Suite *packet_suite(void)
-{
-	Suite *s = suite_create("packet");
-	TCase *layout = tcase_create("layout");
-	TCase *walker = tcase_create("walk");
-
-	tcase_add_test(layout, test_layout_check);
-	tcase_add_test(layout, test_layout_size);
-	tcase_add_test(layout, test_layout_compound_check);
-	tcase_add_test(layout, test_layout_compound_size);
-	suite_add_tcase(s, layout);
-	tcase_add_checked_fixture(walker, setup, NULL);
-	tcase_add_test(walker, test_walk_good);
-	tcase_add_test(walker, test_walk_no_context);
-	tcase_add_test(walker, test_walk_empty_and_padded);
-	tcase_add_test(walker, test_walk_truncated);
-	tcase_add_test(walker, test_walk_unknown_id);
-	tcase_add_test(walker, test_walk_bad_header);
-	tcase_add_test(walker, test_walk_bad_sizes);
-	tcase_add_test(walker, test_walk_time);
-	tcase_add_test(walker, test_walk_strings);
-	tcase_add_test(walker, test_walk_callback_stops);
-	suite_add_tcase(s, walker);
-	return s;
-}
-
 int main(void)
 {
-	return check_run(packet_suite());
+	const struct check_case cases[] = {
+		{ "layout", NULL, NULL, 0, {
+			test_layout_check, test_layout_size,
+			test_layout_compound_check, test_layout_compound_size,
+			NULL } },
+		{ "walk", setup, NULL, 0, {
+			test_walk_good, test_walk_no_context,
+			test_walk_empty_and_padded, test_walk_truncated,
+			test_walk_unknown_id, test_walk_bad_header,
+			test_walk_bad_sizes, test_walk_time, test_walk_strings,
+			test_walk_callback_stops, NULL } },
+	};
+
+	return CHECK_RUN_CASES("packet", cases);
 }

@@ -9,11 +9,12 @@ existed=0
 [ -e "$DEF" ] && existed=1
 run_fake -s basic -o "$DEF" -k "$CLOCK" -n 100
 t=$(sed -n 's/^dir=//p' "$WORK/sum/$CHILD.summary")
-cleanup() {
+# Remove our trace, and the default directory if we created it.
+remove_default_output() {
 	case "$t" in "$DEF"/fakeapp-*) rm -rf "$t" ;; esac
 	[ $existed = 1 ] || rmdir "$DEF" 2>/dev/null || true
-	rm -rf "$WORK"
 }
+on_exit remove_default_output
 [ "$STATUS" = 0 ] || fail "consumer exited $STATUS: $(cat "$WORK/err")"
 no_consumer_errors
 case "$t" in "$DEF"/fakeapp-$CHILD-*) ;; *) fail "trace directory '$t'" ;; esac

@@ -1,27 +1,18 @@
-# lib.sh - shared set-up of the filter tests (sourced).
+# lib.sh - shared set-up of the filter tests (sourced), on top of
+# tests/lib/common.sh (WORK, fail, skip, UST, record_env...).
 # SPDX-License-Identifier: GPL-2.0-only
 set -eu
+. "$top_srcdir/tests/lib/common.sh"
+. "$top_srcdir/tests/lib/expect_fail.sh"
 
-: "${top_builddir:?run from make check}"
-: "${top_srcdir:?run from make check}"
-UST="$top_builddir/cli/ust"
 FLTAPP="$top_builddir/tests/filter/fltapp"
-export UST_CONSUMERD="$top_builddir/consumer/ust-consumerd"
-unset UST_TRACE UST_OUTPUT UST_MODE UST_SUBBUF_SIZE UST_SUBBUF_COUNT \
-	UST_READ_TIMER_US UST_RATE_LIMIT FLTAPP_MARKER
+record_env
+unset FLTAPP_MARKER
+need_babeltrace2
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/ust-filter.XXXXXX")
+# fltapp, killed at exit if a test ends before stop_app.
 app_pid=
-cleanup() {
-	[ -z "$app_pid" ] || kill -9 "$app_pid" 2>/dev/null || true
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-fail() { echo "FAIL: $*"; exit 1; }
-skip() { echo "SKIP: $*"; exit 77; }
-
-command -v babeltrace2 >/dev/null || skip "babeltrace2 is not installed"
+on_exit '[ -z "$app_pid" ] || kill -9 "$app_pid" 2>/dev/null'
 
 # numbers READER DIR EVENT: the `n` of every EVENT (fa:ints ...) record of
 # the traces under DIR, in the order READER (babeltrace2 or view) prints
@@ -53,8 +44,6 @@ record() {
 		fail "ust record $*: $(cat "$WORK/rec.err")"
 	rec=$(cat "$WORK/rec.err")
 }
-
-. "$top_srcdir/tests/expect_fail.sh"
 
 # start_app ARGS...: fltapp serve under `ust record -o $WORK/trace ARGS`,
 # driven through fds 3 (commands) and 4 (answers); sets app_pid.

@@ -4,7 +4,7 @@
 # stress:tick record is exactly 4 bytes smaller than with the default
 # (--context=tid), and a bad value is refused.
 . "$top_srcdir/tests/integration/lib.sh"
-SIZES="${BT2_PYTHON:-/usr/bin/python3} $top_srcdir/tests/integration/record_sizes.py"
+SIZES="$BT2_PYTHON $top_srcdir/tests/integration/record_sizes.py"
 unset UST_CONTEXT
 
 # record CONTEXT: 2 threads x 50 000 stress:tick (payload: uint32 thread,

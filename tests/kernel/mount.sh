@@ -4,7 +4,7 @@
 . "$top_srcdir/tests/kernel/lib.sh"
 
 mkdir "$WORK/mnt"
-trap 'umount "$WORK/mnt" 2>/dev/null; cleanup' EXIT
+on_exit 'umount "$WORK/mnt" 2>/dev/null'
 export UST_TRACEFS="$WORK/mnt"
 record_kernel 10 --kernel
 grep -qx "ust record: mounted tracefs at $WORK/mnt" "$WORK/err" ||

@@ -884,39 +884,22 @@ START_TEST(test_disabled_session)
 }
 END_TEST
 
-static Suite *ringbuf_suite(void)
-{
-	Suite *s = suite_create("ringbuf");
-	TCase *core = tcase_create("core");
-	TCase *stress = tcase_create("stress");
-
-	tcase_add_test(core, test_disabled_session);
-	tcase_add_test(core, test_commit_single);
-	tcase_add_test(core, test_commit_no_context);
-	tcase_add_test(core, test_packet_header_fields);
-	tcase_add_test(core, test_switch_and_readback);
-	tcase_add_test(core, test_discard_accounting);
-	tcase_add_test(core, test_wrap_with_consumer);
-	tcase_add_test(core, test_blocking_waits_for_consumer);
-	tcase_add_test(core, test_blocking_gives_up_on_stuck_consumer);
-	tcase_add_test(core, test_overwrite);
-	tcase_add_test(core, test_too_big);
-	tcase_add_test(core, test_payload_drop);
-	tcase_add_test(core, test_exact_fit);
-	tcase_add_test(core, test_extended_header);
-	tcase_add_test(core, test_flight_freeze);
-	tcase_add_test(core, test_trigger_request);
-	tcase_set_timeout(core, 30);
-	suite_add_tcase(s, core);
-
-	tcase_add_test(stress, test_threads);
-	tcase_add_test(stress, test_signal_handler);
-	tcase_set_timeout(stress, 120);
-	suite_add_tcase(s, stress);
-	return s;
-}
-
 int main(void)
 {
-	return check_run(ringbuf_suite());
+	const struct check_case cases[] = {
+		{ "core", NULL, NULL, 30, {
+			test_disabled_session, test_commit_single,
+			test_commit_no_context, test_packet_header_fields,
+			test_switch_and_readback, test_discard_accounting,
+			test_wrap_with_consumer,
+			test_blocking_waits_for_consumer,
+			test_blocking_gives_up_on_stuck_consumer,
+			test_overwrite, test_too_big, test_payload_drop,
+			test_exact_fit, test_extended_header,
+			test_flight_freeze, test_trigger_request, NULL } },
+		{ "stress", NULL, NULL, 120, {
+			test_threads, test_signal_handler, NULL } },
+	};
+
+	return CHECK_RUN_CASES("ringbuf", cases);
 }

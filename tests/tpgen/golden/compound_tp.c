@@ -86,12 +86,20 @@ static inline unsigned char *__ust_put_str(unsigned char *p,
 	return p;
 }
 
+#ifdef UST_TP_compound_SDT
+unsigned short compound_flat_semaphore __attribute__((section(".probes"))) = 0;
+unsigned short compound_packed_semaphore __attribute__((section(".probes"))) = 0;
+unsigned short compound_nested_semaphore __attribute__((section(".probes"))) = 0;
+unsigned short compound_tagged_semaphore __attribute__((section(".probes"))) = 0;
+unsigned short compound_records_semaphore __attribute__((section(".probes"))) = 0;
+#endif
+
 /* compound:flat */
 struct ust_event_desc __ust_event_compound_flat = {
 	/* .struct_size */ sizeof(struct ust_event_desc),
 	/* .enabled */ 0,
 	/* .name */ "flat",
-	/* .loglevel */ 4,
+	/* .loglevel */ 4 /* TRACE_WARNING */,
 	/* .tsdl_fields */
 	"integer { size = 8; align = 8; signed = false; encoding = none; base = 10; } __u8_length; integer { size = 8; align = 8; signed = false; encoding = none; base = 16; } _u8[__u8_length]; "
 	"integer { size = 16; align = 8; signed = false; encoding = none; base = 10; } __i16_length; integer { size = 16; align = 8; signed = true; encoding = none; base = 10; } _i16[__i16_length]; "

@@ -6,12 +6,21 @@
  */
 #include "tpt_tp.h"
 
+#ifdef UST_TP_tpt_SDT
+unsigned short tpt_signed_ints_semaphore __attribute__((section(".probes"))) = 0;
+unsigned short tpt_unsigned_ints_semaphore __attribute__((section(".probes"))) = 0;
+unsigned short tpt_bases_semaphore __attribute__((section(".probes"))) = 0;
+unsigned short tpt_strings_semaphore __attribute__((section(".probes"))) = 0;
+unsigned short tpt_empty_semaphore __attribute__((section(".probes"))) = 0;
+unsigned short tpt_one_string_semaphore __attribute__((section(".probes"))) = 0;
+#endif
+
 /* tpt:signed_ints */
 struct ust_event_desc __ust_event_tpt_signed_ints = {
 	/* .struct_size */ sizeof(struct ust_event_desc),
 	/* .enabled */ 0,
 	/* .name */ "signed_ints",
-	/* .loglevel */ 0,
+	/* .loglevel */ 0 /* TRACE_EMERG */,
 	/* .tsdl_fields */
 	"integer { size = 8; align = 8; signed = true; encoding = none; base = 10; } _s8; "
 	"integer { size = 16; align = 8; signed = true; encoding = none; base = 10; } _s16; "
@@ -45,7 +54,7 @@ struct ust_event_desc __ust_event_tpt_unsigned_ints = {
 	/* .struct_size */ sizeof(struct ust_event_desc),
 	/* .enabled */ 0,
 	/* .name */ "unsigned_ints",
-	/* .loglevel */ 14,
+	/* .loglevel */ 14 /* TRACE_DEBUG */,
 	/* .tsdl_fields */
 	"integer { size = 8; align = 8; signed = false; encoding = none; base = 10; } _u8; "
 	"integer { size = 16; align = 8; signed = false; encoding = none; base = 10; } _u16; "
@@ -79,7 +88,7 @@ struct ust_event_desc __ust_event_tpt_bases = {
 	/* .struct_size */ sizeof(struct ust_event_desc),
 	/* .enabled */ 0,
 	/* .name */ "bases",
-	/* .loglevel */ 7,
+	/* .loglevel */ 7 /* TRACE_DEBUG_SYSTEM */,
 	/* .tsdl_fields */
 	"integer { size = 32; align = 8; signed = false; encoding = none; base = 16; } _hex; "
 	"integer { size = 8; align = 8; signed = false; encoding = none; base = 2; } _bin; "
@@ -185,7 +194,7 @@ struct ust_event_desc __ust_event_tpt_one_string = {
 	/* .struct_size */ sizeof(struct ust_event_desc),
 	/* .enabled */ 0,
 	/* .name */ "one_string",
-	/* .loglevel */ 3,
+	/* .loglevel */ 3 /* TRACE_ERR */,
 	/* .tsdl_fields */
 	"string _msg;",
 	/* .layout */ "S",

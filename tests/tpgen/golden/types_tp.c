@@ -61,12 +61,21 @@ static inline void __ust_put_be64(void *dst, const void *src)
 	__builtin_memcpy(dst, &value, sizeof(value));
 }
 
+#ifdef UST_TP_types_SDT
+unsigned short types_host_ints_semaphore __attribute__((section(".probes"))) = 0;
+unsigned short types_floats_semaphore __attribute__((section(".probes"))) = 0;
+unsigned short types_enums_semaphore __attribute__((section(".probes"))) = 0;
+unsigned short types_byte_orders_semaphore __attribute__((section(".probes"))) = 0;
+unsigned short types_arrays_semaphore __attribute__((section(".probes"))) = 0;
+unsigned short types_structs_semaphore __attribute__((section(".probes"))) = 0;
+#endif
+
 /* types:host_ints */
 struct ust_event_desc __ust_event_types_host_ints = {
 	/* .struct_size */ sizeof(struct ust_event_desc),
 	/* .enabled */ 0,
 	/* .name */ "host_ints",
-	/* .loglevel */ 5,
+	/* .loglevel */ 5 /* TRACE_NOTICE */,
 	/* .tsdl_fields */
 	"integer { size = 32; align = 8; signed = true; encoding = none; base = 10; } _i; "
 	"integer { size = 32; align = 8; signed = false; encoding = none; base = 10; } _u; "

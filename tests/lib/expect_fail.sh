@@ -1,5 +1,5 @@
-# expect_fail.sh - expect_fail, shared by the shell tests' lib.sh (sourced;
-# needs fail() and $WORK).
+# expect_fail.sh - expect_fail of the tests of control/ and filter/
+# (sourced after common.sh; tests/cli/lib.sh has its own, on its `run`).
 # SPDX-License-Identifier: GPL-2.0-only
 
 # expect_fail STATUS MESSAGE CMD...: CMD exits STATUS, prints nothing on
