@@ -111,6 +111,15 @@
  *     `nr_rules` is published with a store-release after the rule's bytes
  *     and loaded with acquire.
  *
+ * I13 Filters (abi/control.h) only grow.  A writer (`ust ctl`, or libust
+ *     at session start) appends a filter rule and its programs under the
+ *     I12 lock, then publishes `nr_filters` with a store-release; that
+ *     count is also the filters' generation.  Partner: libust's event path
+ *     (libust/gate.c), which loads it with acquire and no lock, copies the
+ *     rules and programs it uses into private memory and validates the
+ *     copies before running them; `ust ctl` then sets the events' gate
+ *     words (process_vm_writev), so the next call takes the gated path.
+ *
  * Process-local rules of libust that complete these (libust/session.h):
  * the session pointer is published with a store-release after the whole
  * mapping is initialised, and writers load it with acquire; an event's
@@ -125,7 +134,7 @@
 #include "abi/flight.h"
 
 #define UST_SHM_MAGIC		0x31545355u	/* "UST1" little endian */
-#define UST_SHM_VERSION		3u	/* 3: event_context is a set of contexts */
+#define UST_SHM_VERSION		3u	/* 3: a set of contexts per channel; filters */
 #define UST_SHM_MEMFD_NAME	"ust-trace"	/* found in /proc/PID/fd */
 
 #define UST_SHM_PAGE		4096u

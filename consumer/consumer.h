@@ -113,6 +113,10 @@ void cd_output_stop(struct consumer *c, const char *name, int err);
 int cd_output_append(struct consumer *c, int fd, uint64_t *size,
 		  const void *buf, size_t len, const char *name);
 int cd_summary_write(const struct consumer *c, int dirfd, int pid);
+/* The summary lines of records gates stopped (abi/consumerd.h), malloc'ed. */
+char *cd_not_recorded_lines(const struct consumer *c);
+/* The same lines in the trace directory, when there are any. */
+void cd_not_recorded_write(const struct consumer *c);
 int cd_output_open_parent(const char *dir, char *err, size_t errlen);
 int cd_output_make_dir(int parent, const char *base, char *name, size_t len);
 int cd_output_write_all(int fd, const void *data, size_t len);

@@ -36,6 +36,7 @@
 
 #include <ust/tracepoint.h>
 
+#include "gate.h"
 #include "rseq-commit.h"
 #include "session.h"
 
@@ -70,10 +71,13 @@ _Static_assert(sizeof(struct ust_packet_header) == 84, "packet header");
 _Static_assert(sizeof(struct ust_packet_close) == 32, "packet close");
 _Static_assert(offsetof(struct ust_shm_buf, commit) == 0, "commit pair");
 
+static __thread int32_t ust_tls_tid __attribute__((tls_model("initial-exec")));
+
 /* A fork child: its thread is not its parent's; rebuild the images. */
 void ust__thread_forget(void)
 {
 	ust_tls_ctx.gen = 0;
+	ust_tls_tid = 0;
 }
 
 /* Some thread has a new name: every thread rebuilds its images. */
@@ -128,6 +132,17 @@ static inline const uint8_t *thread_ctx_image(const struct ust_session *s,
 	return ust_tls_ctx.img[chan];
 }
 
+/*
+ * The calling thread's id for filters ($ctx.vtid), cached per thread; a
+ * fork child forgets it (ust__thread_forget()).  Async-signal-safe.
+ */
+int32_t ust__thread_tid(void)
+{
+	if (__builtin_expect(ust_tls_tid == 0, 0))
+		ust_tls_tid = (int32_t)syscall(SYS_gettid);
+	return ust_tls_tid;
+}
+
 static struct rseq *own_rseq_register(void)
 {
 	if (ust_tls_rseq_state == 0) {
@@ -152,6 +167,14 @@ static inline struct rseq *thread_rseq(void)
  * A word of this CPU's control block that only writers on this CPU store
  * (I3): a relaxed load, checked again inside the restartable sequence.
  */
+uint32_t ust__thread_cpu(void)
+{
+	struct rseq *rs = thread_rseq();
+
+	/* Relaxed: the kernel's, as in channel_write(). */
+	return rs ? __atomic_load_n(&rs->cpu_id, __ATOMIC_RELAXED) : 0;
+}
+
 static inline uint64_t load_relaxed(const uint64_t *p)
 {
 	return __atomic_load_n(p, __ATOMIC_RELAXED);
@@ -390,7 +413,10 @@ uint64_t channel_write(struct ust_session *s, uint32_t chan,
 	}
 }
 
-/* The default channel of the current session, if any. */
+/*
+ * The default channel of the current session, if any: the plain path of
+ * ust_event_write_ip(), inlined there, so that the channel is a constant.
+ */
 static inline __attribute__((always_inline))
 void default_write(struct ust_event_desc *event,
 		  const struct ust_seg *segs,
@@ -411,6 +437,102 @@ void default_write(struct ust_event_desc *event,
 }
 
 /*
+ * The gated path of ust_event_write_ip(): the event has a filter or a
+ * rate limit (gate.h).  Out of line, so that the others pay only the
+ * test of their gate word.  A record the probe could not build
+ * (UST_PAYLOAD_DROP) goes on to be counted lost.
+ */
+static __attribute__((noinline))
+void plain_event_write(struct ust_event_desc *event, const struct ust_seg *segs,
+		       unsigned int nr_segs, size_t payload_size, uint64_t ip)
+{
+	default_write(event, segs, nr_segs, payload_size, ip);
+}
+
+/* The gated path when ust__gate_quick() cannot decide. */
+static __attribute__((noinline))
+void gated_event_write_full(struct ust_session *s, struct ust_event_desc *event,
+			    const struct ust_seg *segs, unsigned int nr_segs,
+			    size_t payload_size, uint64_t ip)
+{
+	if (ust__gate_pass(s, event, segs, nr_segs))
+		plain_event_write(event, segs, nr_segs, payload_size, ip);
+}
+
+/* The gated path with one program to run (UST_GATE_RUN). */
+static __attribute__((noinline))
+void gated_event_write_run(const struct ust_filter *prog,
+			   struct ust_event_desc *event, const struct ust_seg *segs,
+			   unsigned int nr_segs, size_t payload_size, uint64_t ip)
+{
+	if (ust_filter_run(prog, segs, nr_segs, NULL))
+		plain_event_write(event, segs, nr_segs, payload_size, ip);
+}
+
+/* The same for a string against a prefix, without the interpreter's switch. */
+static __attribute__((noinline))
+void gated_event_write_prefix(const struct ust_filter *prog,
+			      struct ust_event_desc *event,
+			      const struct ust_seg *segs, unsigned int nr_segs,
+			      size_t payload_size, uint64_t ip)
+{
+	if (ust_filter_str_prefix_keeps(&prog->fast, segs, nr_segs))
+		plain_event_write(event, segs, nr_segs, payload_size, ip);
+}
+
+/* Only calls in tail position: no stack frame on the quick path. */
+static __attribute__((noinline))
+void gated_event_write(struct ust_event_desc *event, const struct ust_seg *segs,
+		       unsigned int nr_segs, size_t payload_size, uint64_t ip)
+{
+	/* Acquire: as in default_write(), which loads it again. */
+	struct ust_session *s = __atomic_load_n(&ust__session_current,
+						__ATOMIC_ACQUIRE);
+	const struct ust_filter *prog = NULL;
+
+	if (!s)
+		return;
+	if (payload_size == UST_PAYLOAD_DROP) {
+		plain_event_write(event, segs, nr_segs, payload_size, ip);
+		return;
+	}
+	switch (ust__gate_quick(s, event, segs, nr_segs, &prog)) {
+	case UST_GATE_DROP:
+		return;
+	case UST_GATE_WRITE:
+		plain_event_write(event, segs, nr_segs, payload_size, ip);
+		return;
+	case UST_GATE_RUN:
+		gated_event_write_run(prog, event, segs, nr_segs, payload_size, ip);
+		return;
+	case UST_GATE_PREFIX:
+		gated_event_write_prefix(prog, event, segs, nr_segs, payload_size,
+					 ip);
+		return;
+	default:
+		gated_event_write_full(s, event, segs, nr_segs, payload_size, ip);
+		return;
+	}
+}
+
+/* Both entry points: the gate word first, then the inlined plain path. */
+static inline __attribute__((always_inline))
+void event_write(struct ust_event_desc *event, const struct ust_seg *segs,
+		 unsigned int nr_segs, size_t payload_size, uint64_t ip)
+{
+	/*
+	 * Relaxed: the gate word (include/ust/tracepoint.h), 0 unless the
+	 * event has a filter or rate limit; partners: the relaxed stores of
+	 * ust__gate_attach() and ust ctl's writes.
+	 */
+	if (__builtin_expect(__atomic_load_n(&event->reserved,
+					     __ATOMIC_RELAXED) != 0, 0))
+		gated_event_write(event, segs, nr_segs, payload_size, ip);
+	else
+		default_write(event, segs, nr_segs, payload_size, ip);
+}
+
+/*
  * What <ust/tracepoint.h>'s ust_event_write() macro calls: `ip` is the
  * caller's return address, the instrumented call site.
  */
@@ -419,7 +541,7 @@ void ust_event_write_ip(struct ust_event_desc *event,
 			const struct ust_seg *segs, unsigned int nr_segs,
 			size_t payload_size, const void *ip)
 {
-	default_write(event, segs, nr_segs, payload_size, (uintptr_t)ip);
+	event_write(event, segs, nr_segs, payload_size, (uintptr_t)ip);
 }
 
 /*
@@ -431,8 +553,8 @@ void (ust_event_write)(struct ust_event_desc *event,
 		       const struct ust_seg *segs, unsigned int nr_segs,
 		       size_t payload_size)
 {
-	default_write(event, segs, nr_segs, payload_size,
-		      (uintptr_t)__builtin_return_address(0));
+	event_write(event, segs, nr_segs, payload_size,
+		    (uintptr_t)__builtin_return_address(0));
 }
 
 /* Any channel of `s` (the caller loaded it with acquire); off the hot path. */

@@ -219,6 +219,7 @@ struct ust_session *ust__session_map(const struct ust_config *cfg, int *fd)
 	s->hdr = base;
 	s->ctl = (struct ust_ctl_area *)((uint8_t *)base + h.ctl_offset);
 	s->nr_cpus = nr_cpus;
+	s->pid = getpid();
 	s->clock_kind = cfg->clock_kind;
 	s->nr_channels = nr_channels;
 	s->state_chan = nr_channels - 1;

@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <pthread.h>
 
+#include "gate.h"
 #include "session.h"
 #include "statedump.h"
 
@@ -46,6 +47,7 @@ UST_EXPORT int pthread_setname_np(pthread_t thread, const char *name)
 	if (!ret) {
 		ust__thread_renamed();	/* the procname context follows */
 		ust__statedump_thread_renamed(thread, name);
+		ust__gate_thread_renamed();	/* $ctx.procname of filters */
 	}
 	return ret;
 }

@@ -46,6 +46,12 @@ struct ust_event_desc {
 	const char *layout;		/* payload layout for the consumer's walker */
 	/* Owned by libust: zero in the initializer. */
 	uint32_t id;
+	/*
+	 * The gate word: non-zero when the event has a filter or a rate
+	 * limit, so that ust_event_write() takes its gated path.  Written by
+	 * libust and by `ust ctl filter` (process_vm_writev, only 0 to 1);
+	 * read with a relaxed load.  The name predates its use.
+	 */
 	uint32_t reserved;
 	void *priv;
 	/*
