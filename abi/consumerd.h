@@ -49,6 +49,15 @@
 #define UST_SUMMARY_KEY_BYTES		"bytes"
 #define UST_SUMMARY_KEY_ERROR		"error"		/* why writing stopped */
 #define UST_SUMMARY_KEY_SNAPSHOT	"snapshot"	/* one line per snapshot */
+/*
+ * Records an event's gate stopped, "COUNT NAME", one line per event
+ * (doc/filters.md): over its rate limit, or under a filter that had no
+ * program for its fields.  The consumer also writes these lines in the
+ * trace directory, in UST_NOT_RECORDED_FILE, for `ust report`.
+ */
+#define UST_SUMMARY_KEY_RATE_LIMITED	"rate_limited"
+#define UST_SUMMARY_KEY_NO_PROGRAM	"no_program"
+#define UST_NOT_RECORDED_FILE		".ust-not-recorded"	/* hidden: not a stream */
 
 /*
  * When the trace streams to lttng-relayd (--output net://..., consumer/

@@ -22,13 +22,16 @@
 #include <sys/wait.h>
 
 #include "abi/env.h"
+#include "abi/shm.h"
 #include "common/clock.h"
+#include "common/context.h"
 #include "common/parse.h"
 #include "cli.h"
 #include "kernel.h"
 #include "outdir.h"
 #include "record-relay.h"
 #include "record-trigger.h"
+#include "selection.h"
 #include "summary.h"
 #include "supervise.h"
 
@@ -55,6 +58,10 @@ enum record_opt {
 	OPT_KERNEL_ALL,
 	OPT_TRIGGER,
 	OPT_TRIGGER_HOLDOFF,
+	OPT_FILTER,
+	OPT_LOGLEVEL,
+	OPT_LOGLEVEL_ONLY,
+	OPT_RATE_LIMIT,
 	OPT_RELAYD,
 	OPT_LIVE,
 	OPT_SESSION,
@@ -69,6 +76,18 @@ static const struct poptOption record_options[] = {
 	  "trace the events matching PATTERN, a glob on 'facility:event'; "
 	  "a leading '-' excludes; repeat for more "
 	  "(default: '*', every event)", "PATTERN" },
+	{ "filter", '\0', POPT_ARG_STRING, NULL, OPT_FILTER,
+	  "record only the events of the -e before it for which EXPR, in "
+	  "LTTng's filter syntax, is true (e.g. 'count > 10 && "
+	  "text == \"a*\"'); decided in the program (doc/filters.md)", "EXPR" },
+	{ "loglevel", '\0', POPT_ARG_STRING, NULL, OPT_LOGLEVEL,
+	  "only the events of the -e before it of this level or a more "
+	  "severe one (TRACE_EMERG ... TRACE_DEBUG, or 0 to 14)", "LEVEL" },
+	{ "loglevel-only", '\0', POPT_ARG_STRING, NULL, OPT_LOGLEVEL_ONLY,
+	  "only the events of the -e before it of exactly this level", "LEVEL" },
+	{ "rate-limit", '\0', POPT_ARG_STRING, NULL, OPT_RATE_LIMIT,
+	  "record at most N events a second of each event matching PATTERN, "
+	  "per thread; the others are counted; repeatable", "PATTERN=N/s" },
 	{ "overwrite", '\0', POPT_ARG_NONE, NULL, OPT_OVERWRITE,
 	  "flight recorder: when the buffers are full, overwrite the oldest "
 	  "events instead of dropping new ones", NULL },
@@ -89,8 +108,10 @@ static const struct poptOption record_options[] = {
 	  "how often the consumer reads the buffers, in microseconds, "
 	  "from 100 to 10000000", "USEC" },
 	{ "context", '\0', POPT_ARG_STRING, NULL, OPT_CONTEXT,
-	  "what each event records besides its fields: 'tid' (the thread "
-	  "id, the default) or 'none' (4 bytes less per event)", "tid|none" },
+	  "what each event records besides its fields, comma-separated: "
+	  "vtid (the thread id, the default; 'tid' too), vpid, procname, "
+	  "ip, pthread_id; or 'none' (LTTng's context names and types)",
+	  "LIST" },
 	{ "functions", '\0', POPT_ARG_NONE, NULL, OPT_FUNCTIONS,
 	  "trace every function entry and exit of a program built with "
 	  "-finstrument-functions (preloads libust-cyg-profile.so)", NULL },
@@ -129,8 +150,7 @@ static const struct poptOption record_options[] = {
 /* What the command line asked for; a zero number means "not given". */
 struct record_opts {
 	char *output;		/* -o, NULL when not given */
-	char *trace;		/* -e patterns joined with ',' */
-	unsigned int nr_patterns;
+	struct cli_selection sel;	/* -e, --filter, --loglevel, --rate-limit */
 	bool overwrite;
 	bool flight;		/* --flight-recorder (implies overwrite) */
 	bool blocking;		/* --blocking */
@@ -138,7 +158,7 @@ struct record_opts {
 	uint64_t subbuf_size;
 	uint64_t subbuf_count;
 	uint64_t read_timer_us;
-	const char *context;	/* --context: "tid" or "none", NULL if not given */
+	char *context;		/* --context's list, NULL if not given */
 	bool kernel;		/* --kernel */
 	bool kernel_all;	/* --kernel-all: not only CMD's process tree */
 	char *trigger;		/* --trigger SPEC */
@@ -182,37 +202,6 @@ static void record_help(FILE *out)
 "Exit status: CMD's; 128+N when CMD was killed by signal N; 126 or 127 when\n"
 "CMD cannot be run; 1 when the output directory is not writable; 2 for a\n"
 "bad command line.\n", out);
-}
-
-/* Append one -e pattern to the comma-separated list. */
-static int add_pattern(struct record_opts *o, const char *pattern)
-{
-	char *list;
-
-	if (!*pattern) {
-		cli_error("invalid --event '': empty pattern");
-		return -1;
-	}
-	if (strchr(pattern, ',')) {
-		cli_error("invalid --event '%s': one pattern per -e, without ','",
-			  pattern);
-		return -1;
-	}
-	if (++o->nr_patterns > UST_MAX_PATTERNS) {
-		cli_error("too many --event patterns: at most %u", UST_MAX_PATTERNS);
-		return -1;
-	}
-	if (!o->trace)
-		list = strdup(pattern);
-	else if (asprintf(&list, "%s,%s", o->trace, pattern) < 0)
-		list = NULL;
-	if (!list) {
-		cli_error("out of memory");
-		return -1;
-	}
-	free(o->trace);
-	o->trace = list;
-	return 0;
 }
 
 static int check_subbuf_size(const char *arg, uint64_t *out)
@@ -283,15 +272,39 @@ static int check_output(struct record_opts *o, const char *arg)
 	return 0;
 }
 
-/* --context=tid|none, passed on as UST_CONTEXT. */
+/*
+ * The events that describe the loaded objects, which libust records in
+ * a session with the ip context (libust/statedump.c).
+ */
+static const char *const ip_patterns[] = {
+	"lttng_ust_statedump:*", "lttng_ust_lib:*", NULL,
+};
+
+/* --context asked for the ip (the list was checked already). */
+static bool context_has_ip(const struct record_opts *o)
+{
+	char why[96];
+	uint32_t set = 0;
+
+	return o->context && !ust__context_parse(o->context, &set, why, sizeof(why)) &&
+	       (set & UST_CTX_IP);
+}
+
+/* --context=LIST, checked here and passed on as UST_CONTEXT. */
 static int check_context(struct record_opts *o, const char *arg)
 {
-	if (!strcmp(arg, "tid"))
-		o->context = "tid";
-	else if (!strcmp(arg, "none"))
-		o->context = "none";
-	else {
-		cli_error("invalid --context '%s': must be 'tid' or 'none'", arg);
+	char why[96];
+	uint32_t set;
+
+	if (ust__context_parse(arg, &set, why, sizeof(why))) {
+		cli_error("invalid --context '%s': %s (contexts: "
+			  UST_CONTEXT_NAMES_HELP ")", arg, why);
+		return -1;
+	}
+	free(o->context);
+	o->context = strdup(arg);
+	if (!o->context) {
+		cli_error("out of memory");
 		return -1;
 	}
 	return 0;
@@ -324,7 +337,14 @@ static int apply_option(struct record_opts *o, int opt, const char *arg)
 	case OPT_OUTPUT:
 		return check_output(o, arg);
 	case OPT_EVENT:
-		return add_pattern(o, arg);
+		return cli_sel_event(&o->sel, arg);
+	case OPT_FILTER:
+		return cli_sel_filter(&o->sel, arg);
+	case OPT_LOGLEVEL:
+	case OPT_LOGLEVEL_ONLY:
+		return cli_sel_loglevel(&o->sel, arg, opt == OPT_LOGLEVEL_ONLY);
+	case OPT_RATE_LIMIT:
+		return cli_sel_rate_limit(&o->sel, arg);
 	case OPT_OVERWRITE:
 		o->overwrite = true;
 		return 0;
@@ -440,11 +460,20 @@ static enum parse_result record_parse(int argc, const char **argv,
 	if (res == PARSE_OK && o->trigger && !o->trigger_user)
 		o->kernel_trigger = o->trigger;
 	/* -e narrowed the events: --functions still needs its own. */
-	for (i = 0; res == PARSE_OK && o->functions && o->trace &&
+	for (i = 0; res == PARSE_OK && o->functions && o->sel.nr &&
 		    cli_functions_patterns[i]; i++) {
-		if (add_pattern(o, cli_functions_patterns[i]))
+		if (cli_sel_event(&o->sel, cli_functions_patterns[i]))
 			res = PARSE_ERROR;
 	}
+	/* The same for the ip context: the objects the addresses are in. */
+	for (i = 0; res == PARSE_OK && o->sel.nr && context_has_ip(o) &&
+		    ip_patterns[i]; i++) {
+		if (cli_sel_event(&o->sel, ip_patterns[i]))
+			res = PARSE_ERROR;
+	}
+	/* Filters compile now: a bad expression starts nothing. */
+	if (res == PARSE_OK && cli_sel_compile(&o->sel, o->cmd[0]))
+		res = PARSE_ERROR;
 	poptFreeContext(ctx);
 	return res;
 }
@@ -456,12 +485,13 @@ static void record_opts_release(struct record_opts *o)
 	for (i = 0; o->cmd && o->cmd[i]; i++)
 		free(o->cmd[i]);
 	free(o->cmd);
-	free(o->trace);
+	cli_sel_release(&o->sel);
 	free(o->output);
 	free(o->kernel_list);
 	free(o->trigger);
 	free(o->trigger_holdoff);
 	cli_relay_release(&o->relay);
+	free(o->context);
 }
 
 /*
@@ -548,9 +578,17 @@ static const char *buffer_mode(const struct record_opts *o)
 static int set_environment(const struct record_opts *o, const char *outdir,
 			   const char *sumdir)
 {
-	if (o->functions && cli_functions_preload())
+	char *trace = cli_sel_trace(&o->sel);
+	int ret;
+
+	if (o->functions && cli_functions_preload()) {
+		free(trace);
 		return -1;
-	if (setenv(UST_ENV_TRACE, o->trace ? o->trace : "*", 1) ||
+	}
+	ret = !trace || setenv(UST_ENV_TRACE, trace, 1) ||
+	      (o->sel.rates && setenv(UST_ENV_RATE_LIMIT, o->sel.rates, 1));
+	free(trace);
+	if (ret ||
 	    setenv(UST_ENV_OUTPUT, outdir, 1) ||
 	    setenv(UST_ENV_MODE, buffer_mode(o), 1) ||
 	    setenv(UST_ENV_SUMMARY_DIR, sumdir, 1) ||

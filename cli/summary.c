@@ -110,6 +110,33 @@ static int add_snapshot(char **list, const char *path)
 	return 0;
 }
 
+/*
+ * "COUNT NAME" of a rate_limited or no_program line: added to the
+ * trace's total and kept as a line to print.
+ */
+static int add_not_recorded(struct cli_trace_summary *t, const char *key,
+			    char *value)
+{
+	bool rate = !strcmp(key, UST_SUMMARY_KEY_RATE_LIMITED);
+	char *name = strchr(value, ' '), *joined;
+	uint64_t n;
+
+	if (!name || !name[1])
+		return add_error(t, "malformed summary line");
+	*name++ = '\0';
+	if (ust__parse_u64(value, &n))
+		return add_error(t, "malformed summary line");
+	*(rate ? &t->rate_limited : &t->no_program) += n;
+	if (asprintf(&joined, "%s%" PRIu64 " event%s of %s %s\n",
+		     t->not_recorded ? t->not_recorded : "", n, n == 1 ? "" : "s",
+		     name, rate ? "over its rate limit" :
+		     "under a filter with no program for its fields") < 0)
+		return -ENOMEM;
+	free(t->not_recorded);
+	t->not_recorded = joined;
+	return 0;
+}
+
 /* The counter that `key` names, or NULL. */
 static uint64_t *counter_of(struct cli_trace_summary *t, const char *key)
 {
@@ -163,6 +190,9 @@ static int parse_line(struct cli_trace_summary *t, char *line)
 		return add_error(t, value);
 	if (!strcmp(line, UST_SUMMARY_KEY_SNAPSHOT))
 		return add_snapshot(&t->snapshots, value);
+	if (!strcmp(line, UST_SUMMARY_KEY_RATE_LIMITED) ||
+	    !strcmp(line, UST_SUMMARY_KEY_NO_PROGRAM))
+		return add_not_recorded(t, line, value);
 	if (!strcmp(line, UST_SUMMARY_KEY_RELAY_SNAPSHOT))
 		return add_snapshot(&t->relay_snapshots, value);
 	text = text_of(t, line);
@@ -279,6 +309,7 @@ void cli_summary_release(struct ust_summary *sum)
 		free(sum->traces[i].dir);
 		free(sum->traces[i].error);
 		free(sum->traces[i].snapshots);
+		free(sum->traces[i].not_recorded);
 		free(sum->traces[i].relay);
 		free(sum->traces[i].relay_path);
 		free(sum->traces[i].relay_error);
@@ -366,6 +397,10 @@ static void print_trace(const struct cli_trace_summary *t, FILE *out)
 	if (t->packets_dropped)
 		fprintf(out, ", %" PRIu64 " packet%s dropped",
 			t->packets_dropped, plural(t->packets_dropped));
+	if (t->rate_limited)
+		fprintf(out, ", %" PRIu64 " rate-limited", t->rate_limited);
+	if (t->no_program)
+		fprintf(out, ", %" PRIu64 " with no filter program", t->no_program);
 	fprintf(out, ")%s%s\n", streamed ? " on " : "", streamed ? t->relay : "");
 	if (t->relay)
 		print_relay(t, out);
@@ -373,6 +408,9 @@ static void print_trace(const struct cli_trace_summary *t, FILE *out)
 		fprintf(out, "%s:     snapshot %.*s\n", cli_prog, (int)(nl - p), p);
 	for (p = t->relay_snapshots; p && (nl = strchr(p, '\n')); p = nl + 1)
 		fprintf(out, "%s:     snapshot on lttng-relayd: %.*s\n", cli_prog, (int)(nl - p), p);
+	for (p = t->not_recorded; p && (nl = strchr(p, '\n')); p = nl + 1)
+		fprintf(out, "%s:     not recorded: %.*s\n", cli_prog,
+			(int)(nl - p), p);
 }
 
 void cli_summary_print(const struct ust_summary *sum, FILE *out,

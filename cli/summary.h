@@ -17,6 +17,8 @@
  *	bytes=12476416		bytes of stream files written
  *	error=...		any number of lines; none when all went well
  *	snapshot=PATH		one line per flight-recorder snapshot written
+ *	rate_limited=N EVENT	records of EVENT over its rate limit
+ *	no_program=N EVENT	records of EVENT a filter had no program for
  *	relay=URL ...		streamed to lttng-relayd: the relay_* keys of
  *				abi/consumerd.h; dir= is then where the trace
  *				went on when the relay failed, else empty
@@ -42,6 +44,9 @@ struct cli_trace_summary {
 	uint64_t bytes;		/* bytes written */
 	char *error;		/* "; "-joined error lines, NULL when none */
 	char *snapshots;	/* "\n"-terminated snapshot paths, NULL when none */
+	uint64_t rate_limited;	/* records over rate limits, all events */
+	uint64_t no_program;	/* records a filter had no program for */
+	char *not_recorded;	/* "\n"-terminated lines, one per event, NULL when none */
 	/* streamed to lttng-relayd (doc/relayd.md); relay NULL when not */
 	char *relay;		/* the URL */
 	char *relay_path;	/* HOST/SESSION/TRACE on the relay */

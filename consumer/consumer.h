@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "abi/consumerd.h"
 #include "abi/shm.h"
@@ -76,6 +77,7 @@ struct consumer {
 	struct ust_clock clock;
 	int out_fd;			/* the trace directory */
 	char *out_path;			/* its absolute path */
+	time_t created;			/* when it was created (env of the metadata) */
 	int meta_fd;
 	uint64_t meta_file_size;	/* bytes of whole blocks in `metadata` */
 	uint64_t meta_pos;		/* next unread byte of the metadata log */
@@ -104,7 +106,8 @@ void cd_output_finish(struct consumer *c);
 int cd_output_file_metadata(struct consumer *c, const char *text, size_t len);
 void cd_output_file_packet(struct consumer *c, struct stream *s, const uint8_t *pkt,
 			   size_t len, uint64_t records);
-void cd_output_trace_name(const char *procname, int pid, char *buf, size_t len);
+void cd_output_trace_name(const char *procname, int pid, time_t created,
+			  char *buf, size_t len);
 int cd_output_create_trace_dir(struct consumer *c, const char *dir,
 			    const char *procname, int pid);
 void cd_output_remove_trace_dir(struct consumer *c, const char *meta);
@@ -113,6 +116,10 @@ void cd_output_stop(struct consumer *c, const char *name, int err);
 int cd_output_append(struct consumer *c, int fd, uint64_t *size,
 		  const void *buf, size_t len, const char *name);
 int cd_summary_write(const struct consumer *c, int dirfd, int pid);
+/* The summary lines of records gates stopped (abi/consumerd.h), malloc'ed. */
+char *cd_not_recorded_lines(const struct consumer *c);
+/* The same lines in the trace directory, when there are any. */
+void cd_not_recorded_write(const struct consumer *c);
 int cd_output_open_parent(const char *dir, char *err, size_t errlen);
 int cd_output_make_dir(int parent, const char *base, char *name, size_t len);
 int cd_output_write_all(int fd, const void *data, size_t len);
@@ -123,6 +130,7 @@ void cd_sanitize_name(char *s);
 struct cd_relay;
 bool cd_relay_wanted(const char *output);
 bool cd_relay_sink(const struct consumer *c);
+const char *cd_relay_session_name(const struct consumer *c);
 void cd_relay_snapshot(struct consumer *c, const char *dir);
 int cd_relay_start(struct consumer *c, const char *url, const char *trace_name);
 int cd_relay_metadata(struct consumer *c, const char *text, size_t len);

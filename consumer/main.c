@@ -362,6 +362,8 @@ int main(int argc, const char **argv)
 			perror(CONSUMER_NAME ": chdir /");
 		consumer_run(&c, &o, pidfd, &runmask);
 	}
+	if (!ret)
+		cd_not_recorded_write(&c);	/* for ust report */
 	if (sumfd >= 0) {
 		cd_summary_write(&c, sumfd, o.pid);
 		close(sumfd);

@@ -23,6 +23,7 @@
 #include "abi/env.h"
 #include "consumer.h"
 #include "common/fs.h"
+#include "common/shm-ctl.h"
 
 #define MAX_SUFFIX	1000
 
@@ -118,16 +119,19 @@ char *cd_output_join_path(const char *dir, const char *name)
 	return out;
 }
 
-/* `<procname>-<pid>-<YYYYMMDD>-<HHMMSS>`: the trace's name, here or on a relay. */
-void cd_output_trace_name(const char *procname, int pid, char *buf, size_t len)
+/*
+ * `<procname>-<pid>-<YYYYMMDD>-<HHMMSS>`, the time being the trace's
+ * creation (`created`): the trace's name, here or on a relay.
+ */
+void cd_output_trace_name(const char *procname, int pid, time_t created,
+			  char *buf, size_t len)
 {
 	char proc[64];
 	struct tm tm;
-	time_t now = time(NULL);
 
 	snprintf(proc, sizeof(proc), "%s", procname[0] ? procname : "unknown");
 	cd_sanitize_name(proc);
-	localtime_r(&now, &tm);
+	localtime_r(&created, &tm);
 	snprintf(buf, len, "%s-%d-%04d%02d%02d-%02d%02d%02d", proc, pid,
 		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
 		 tm.tm_min, tm.tm_sec);
@@ -144,7 +148,9 @@ int cd_output_create_trace_dir(struct consumer *c, const char *dir,
 		fprintf(stderr, CONSUMER_NAME ": %s\n", err);
 		return parent;
 	}
-	cd_output_trace_name(procname, pid, base, sizeof(base));
+	if (!c->created)
+		c->created = time(NULL);
+	cd_output_trace_name(procname, pid, c->created, base, sizeof(base));
 	fd = cd_output_make_dir(parent, base, name, sizeof(name));
 	if (fd < 0) {
 		fprintf(stderr, CONSUMER_NAME ": cannot create a trace directory in '%s': %s\n",
@@ -173,7 +179,8 @@ int cd_output_start(struct consumer *c, const char *output, const char *procname
 
 	if (!cd_relay_wanted(output))
 		return cd_output_create_trace_dir(c, output, procname, pid);
-	cd_output_trace_name(procname, pid, name, sizeof(name));
+	c->created = time(NULL);
+	cd_output_trace_name(procname, pid, c->created, name, sizeof(name));
 	return cd_relay_start(c, output, name);
 }
 
@@ -339,13 +346,73 @@ int cd_output_write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
+/*
+ * "rate_limited=COUNT NAME" and "no_program=COUNT NAME" lines, one per
+ * event with such records, from the control area's counters (I1: copied,
+ * names terminated and made printable); "" when none.
+ */
+char *cd_not_recorded_lines(const struct consumer *c)
+{
+	const struct ust_ctl_area *a = c->shm.base ? shm_ctl_area(&c->shm, NULL, 0) : NULL;
+	char *text = NULL;
+	size_t len = 0;
+	uint32_t i, n;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	n = a ? ust__ctl_nr_events(a) : 0;
+	for (i = 0; i < n; i++) {
+		/* Relaxed: the process is gone, or the count is a snapshot. */
+		uint64_t rate = __atomic_load_n(&a->rate_limited[i], __ATOMIC_RELAXED);
+		uint64_t none = __atomic_load_n(&a->no_program[i], __ATOMIC_RELAXED);
+		char name[UST_CTL_NAME_MAX];
+
+		if (!rate && !none)
+			continue;
+		ust__ctl_event_name(&a->events[i], name);
+		ust__ctl_printable(name);
+		if (rate)
+			fprintf(f, UST_SUMMARY_KEY_RATE_LIMITED "=%" PRIu64 " %s\n",
+				rate, name[0] ? name : "?");
+		if (none)
+			fprintf(f, UST_SUMMARY_KEY_NO_PROGRAM "=%" PRIu64 " %s\n",
+				none, name[0] ? name : "?");
+	}
+	if (fclose(f)) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+void cd_not_recorded_write(const struct consumer *c)
+{
+	char *text = cd_not_recorded_lines(c);
+	int fd;
+
+	if (text && *text && c->out_fd >= 0) {
+		fd = openat(c->out_fd, UST_NOT_RECORDED_FILE,
+			    O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd < 0 || cd_output_write_all(fd, text, strlen(text)))
+			fprintf(stderr, CONSUMER_NAME ": cannot write '%s': %s\n",
+				UST_NOT_RECORDED_FILE, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+	free(text);
+}
+
 static int summary_format(const struct consumer *c, char **text)
 {
+	char *not_recorded = cd_not_recorded_lines(c);
 	char *relay = cd_relay_summary(c);
 	int n;
 
-	if (!relay)
+	if (!relay) {
+		free(not_recorded);
 		return -ENOMEM;
+	}
 	n = asprintf(text,
 		     UST_SUMMARY_KEY_DIR "=%s\n"
 		     UST_SUMMARY_KEY_EVENTS "=%" PRIu64 "\n"
@@ -353,14 +420,16 @@ static int summary_format(const struct consumer *c, char **text)
 		     UST_SUMMARY_KEY_PACKETS "=%" PRIu64 "\n"
 		     UST_SUMMARY_KEY_PACKETS_DROPPED "=%" PRIu64 "\n"
 		     UST_SUMMARY_KEY_PACKETS_UNWRITTEN "=%" PRIu64 "\n"
-		     UST_SUMMARY_KEY_BYTES "=%" PRIu64 "\n%s%s%s%s%s",
+		     UST_SUMMARY_KEY_BYTES "=%" PRIu64 "\n%s%s%s%s%s%s",
 		     c->out_path ? c->out_path : "", c->stats.events,
 		     c->streams ? cd_streams_lost(c) : 0, c->stats.packets,
 		     c->stats.packets_dropped, c->stats.packets_unwritten,
 		     c->stats.bytes, c->error[0] ? UST_SUMMARY_KEY_ERROR "=" : "", c->error,
 		     c->error[0] ? "\n" : "",
-		     c->snapshot_lines ? c->snapshot_lines : "", relay);
+		     c->snapshot_lines ? c->snapshot_lines : "", relay,
+		     not_recorded ? not_recorded : "");
 	free(relay);
+	free(not_recorded);
 	return n < 0 ? -ENOMEM : 0;
 }
 

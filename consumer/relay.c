@@ -108,6 +108,12 @@ bool cd_relay_sink(const struct consumer *c)
 	return c->relay && !c->relay->snapshots_only;
 }
 
+/* The relay session's name, or NULL without a relay (metadata.c's env). */
+const char *cd_relay_session_name(const struct consumer *c)
+{
+	return c->relay ? c->relay->session.name : NULL;
+}
+
 static const char *fallback_dir(void)
 {
 	const char *dir = getenv(UST_ENV_RELAY_FALLBACK);

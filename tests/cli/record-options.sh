@@ -32,7 +32,7 @@ done
 
 expect_fail 2 "ust record: invalid --event '': empty pattern" -- \
 	"$UST" record -o "$WORK/out" -e "" -- $cmd
-expect_fail 2 "ust record: invalid --event 'a:*,b:*': one pattern per -e, without ','" -- \
+expect_fail 2 "ust record: invalid --event 'a:*,b:*': one pattern per -e, without ',' or ';'" -- \
 	"$UST" record -o "$WORK/out" -e 'a:*,b:*' -- $cmd
 many=
 i=0

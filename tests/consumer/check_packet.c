@@ -72,12 +72,12 @@ static void extended(struct pkt *p, uint32_t id, uint64_t ts, int32_t vtid)
 }
 
 static const char *layouts[41];
-static struct ust_layout_table table = { layouts, 41, UST_CONTEXT_TID };
+static struct ust_layout_table table = { layouts, 41, UST_CTX_VTID };
 
 static void setup(void)
 {
 	memset(layouts, 0, sizeof(layouts));
-	table.event_context = UST_CONTEXT_TID;
+	table.event_context = UST_CTX_VTID;
 	layouts[0] = "F4";
 	layouts[2] = "S F2";
 	layouts[4] = "";
@@ -248,7 +248,7 @@ START_TEST(test_walk_good)
 END_TEST
 
 /*
- * A channel recorded with UST_CONTEXT_NONE: header then payload, no vtid.
+ * A channel recorded with no context (UST_CONTEXT=none): header then payload, no vtid.
  * The same bytes walked as a vtid channel do not parse.
  */
 START_TEST(test_walk_no_context)
@@ -269,7 +269,7 @@ START_TEST(test_walk_no_context)
 	put(&p, &t2, 8);
 	put(&p, "ab", 3);
 	put(&p, &v, 2);
-	table.event_context = UST_CONTEXT_NONE;
+	table.event_context = 0;
 	ck_assert_int_eq(walk(&p, pkt_close(&p), &res), 0);
 	ck_assert_uint_eq(res.nr_records, 2);
 	ck_assert_int_eq(nr_seen, 2);
@@ -283,7 +283,7 @@ START_TEST(test_walk_no_context)
 	ck_assert_str_eq((const char *)seen[1].payload, "ab");
 	ck_assert_uint_eq(seen[1].payload_size, 5);
 
-	table.event_context = UST_CONTEXT_TID;
+	table.event_context = UST_CTX_VTID;
 	ck_assert_int_eq(walk(&p, p.len, &res), -EINVAL);
 }
 END_TEST

@@ -46,18 +46,7 @@ ctl() {
 	[ ! -s "$WORK/ctl.err" ] || fail "ust ctl $*: stderr [$(cat "$WORK/ctl.err")]"
 }
 
-# expect_fail STATUS MESSAGE CMD...: CMD exits STATUS, prints nothing on
-# stdout and exactly MESSAGE on stderr.
-expect_fail() {
-	want_rc=$1 want_err=$2
-	shift 2
-	rc=0
-	"$@" >"$WORK/f.out" 2>"$WORK/f.err" </dev/null || rc=$?
-	[ "$rc" = "$want_rc" ] || fail "$*: exit $rc, expected $want_rc ($(cat "$WORK/f.err"))"
-	[ "$(cat "$WORK/f.err")" = "$want_err" ] ||
-		fail "$*: stderr [$(cat "$WORK/f.err")], expected [$want_err]"
-	[ ! -s "$WORK/f.out" ] || fail "$*: stdout [$(cat "$WORK/f.out")]"
-}
+. "$top_srcdir/tests/lib/expect_fail.sh"
 
 # The app:/late: events of a text trace on stdin, one "name phase seq"
 # line each, sorted: the same for `ust view` and babeltrace2.

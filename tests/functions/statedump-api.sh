@@ -50,11 +50,12 @@ expect_count 1 on lttng_ust_statedump:bin_info "$APP_PATH"
 # Loaded before ust_statedump_enable(): in the statedump, not a dlopen.
 expect_count 1 on lttng_ust_statedump:bin_info "$FIRST"
 expect_count 0 on lttng_ust_dl:dlopen "$FIRST"
-# Loaded after: one dlopen record, with dlopen's flags (RTLD_NOW = 2).
+# Loaded after: one dlopen record, with dlopen's flags (RTLD_NOW = 2, in
+# hexadecimal as LTTng-UST declares them).
 expect_count 0 on lttng_ust_statedump:bin_info "$SECOND"
 expect_count 1 on lttng_ust_dl:dlopen
 expect_count 1 on lttng_ust_dl:dlopen "$SECOND"
-grep ' lttng_ust_dl:dlopen: ' "$WORK/on.bt" | grep -q ', flags = 2, ' ||
+grep ' lttng_ust_dl:dlopen: ' "$WORK/on.bt" | grep -q ', flags = 0x2, ' ||
 	fail "dlopen flags: $(grep ' lttng_ust_dl:dlopen: ' "$WORK/on.bt")"
 base=$(sed -n 's/.* lttng_ust_dl:dlopen: .*baddr = \(0x[0-9A-Fa-f]*\),.*/\1/p' "$WORK/on.bt")
 [ -n "$base" ] || fail "no baddr in the dlopen record"

@@ -31,6 +31,11 @@ S="$WORK/relay/$host/$sessions"
 [ "$(ls "$S" | wc -l)" = 2 ] || fail "traces in the session: $(ls "$S")"
 [ -z "$(ls "$WORK/local")" ] || fail "local files: $(ls -A "$WORK/local")"
 
+# the env names the relay session as LTTng's does (doc/compatibility.md)
+for m in "$S"/*/metadata; do
+	grep -q 'trace_name = "fleet";' "$m" || fail "trace_name in $m"
+done
+
 bt2_text "$S" >"$WORK/stored.txt"
 grep -q 'Tracer discarded' "$WORK/stored.txt" && fail "losses reported"
 "$PY" - "$WORK/stored.txt" 2 2 30000 <<'PY' || fail "the stored events"

@@ -79,7 +79,7 @@ START_TEST(test_defaults)
 	ck_assert_str_eq(cfg.output, "/tmp/ltt-usertrace");
 	ck_assert_uint_eq(cfg.mode, UST_MODE_DISCARD);
 	ck_assert_uint_eq(cfg.blocking, 0);
-	ck_assert_uint_eq(cfg.event_context, UST_CONTEXT_TID);
+	ck_assert_uint_eq(cfg.event_context, UST_CTX_VTID);
 	ck_assert_uint_eq(cfg.subbuf_size, 1u << 20);
 	ck_assert_uint_eq(cfg.subbuf_count, 4);
 	ck_assert_uint_eq(cfg.read_timer_us, 1000);
@@ -104,7 +104,6 @@ struct u32_case {
 #define COUNT_WHY "must be a power of two from 2 to 65536"
 #define TIMER_WHY "must be from 100 to 10000000 microseconds"
 #define MODE_WHY "must be 'discard', 'overwrite', 'block' or 'flight'"
-#define CONTEXT_WHY "must be 'tid' or 'none'"
 
 static const struct u32_case u32_cases[] = {
 	{ UST_ENV_MODE, "discard", F(mode), UST_MODE_DISCARD, NULL },
@@ -115,11 +114,18 @@ static const struct u32_case u32_cases[] = {
 	{ UST_ENV_MODE, "fast", F(mode), UST_MODE_DISCARD, MODE_WHY },
 	{ UST_ENV_MODE, "Overwrite", F(mode), UST_MODE_DISCARD, MODE_WHY },
 	{ UST_ENV_MODE, "flight ", F(mode), UST_MODE_DISCARD, MODE_WHY },
-	{ UST_ENV_CONTEXT, "tid", F(event_context), UST_CONTEXT_TID, NULL },
-	{ UST_ENV_CONTEXT, "none", F(event_context), UST_CONTEXT_NONE, NULL },
-	{ UST_ENV_CONTEXT, "", F(event_context), UST_CONTEXT_TID, NULL },
-	{ UST_ENV_CONTEXT, "pid", F(event_context), UST_CONTEXT_TID, CONTEXT_WHY },
-	{ UST_ENV_CONTEXT, "NONE", F(event_context), UST_CONTEXT_TID, CONTEXT_WHY },
+	{ UST_ENV_CONTEXT, "tid", F(event_context), UST_CTX_VTID, NULL },
+	{ UST_ENV_CONTEXT, "vtid", F(event_context), UST_CTX_VTID, NULL },
+	{ UST_ENV_CONTEXT, "none", F(event_context), 0, NULL },
+	{ UST_ENV_CONTEXT, "", F(event_context), UST_CTX_VTID, NULL },
+	{ UST_ENV_CONTEXT, "vtid,vpid,procname,ip,pthread_id", F(event_context),
+	  UST_CTX_ALL, NULL },
+	{ UST_ENV_CONTEXT, "ip,tid,ip", F(event_context), UST_CTX_VTID | UST_CTX_IP, NULL },
+	{ UST_ENV_CONTEXT, "pid", F(event_context), UST_CTX_VTID, "unknown context 'pid'" },
+	{ UST_ENV_CONTEXT, "NONE", F(event_context), UST_CTX_VTID, "unknown context 'NONE'" },
+	{ UST_ENV_CONTEXT, "none,vtid", F(event_context), UST_CTX_VTID,
+	  "'none' cannot be combined with other contexts" },
+	{ UST_ENV_CONTEXT, "vtid,,ip", F(event_context), UST_CTX_VTID, "empty context name" },
 	{ UST_ENV_SUBBUF_SIZE, "4096", F(subbuf_size), 4096, NULL },
 	{ UST_ENV_SUBBUF_SIZE, "4k", F(subbuf_size), 4096, NULL },
 	{ UST_ENV_SUBBUF_SIZE, "64K", F(subbuf_size), 65536, NULL },
@@ -240,17 +246,17 @@ START_TEST(test_pattern_list)
 	ck_assert_str_eq(cfg.patterns[1], "-app:b");
 	ck_assert_str_eq(cfg.patterns[2], "c:d");
 	ck_assert_str_eq(cfg.patterns[3], "x");
-	ck_assert(ust__pattern_match(&cfg, "app:a"));
-	ck_assert(!ust__pattern_match(&cfg, "app:b"));
-	ck_assert(ust__pattern_match(&cfg, "c:d"));
-	ck_assert(ust__pattern_match(&cfg, "x"));
-	ck_assert(!ust__pattern_match(&cfg, "other:a"));
+	ck_assert(ust__pattern_match(&cfg, "app:a", 0));
+	ck_assert(!ust__pattern_match(&cfg, "app:b", 0));
+	ck_assert(ust__pattern_match(&cfg, "c:d", 0));
+	ck_assert(ust__pattern_match(&cfg, "x", 0));
+	ck_assert(!ust__pattern_match(&cfg, "other:a", 0));
 	unit_config_free(&cfg);
 
 	/* Tracing is on; an empty list selects everything. */
 	load_quietly(UST_ENV_TRACE, " ,, ");
 	ck_assert_uint_eq(cfg.nr_patterns, 0);
-	ck_assert(ust__pattern_match(&cfg, "any:event"));
+	ck_assert(ust__pattern_match(&cfg, "any:event", 0));
 }
 END_TEST
 
@@ -285,8 +291,67 @@ START_TEST(test_pattern_limit)
 	ck_assert_uint_eq(cfg.nr_patterns, UST_MAX_PATTERNS);
 	ck_assert_str_eq(cfg.patterns[0], "p0");
 	ck_assert_str_eq(cfg.patterns[UST_MAX_PATTERNS - 1], "p63");
-	ck_assert(ust__pattern_match(&cfg, "p63"));
-	ck_assert(!ust__pattern_match(&cfg, "p64"));
+	ck_assert(ust__pattern_match(&cfg, "p63", 0));
+	ck_assert(!ust__pattern_match(&cfg, "p64", 0));
+}
+END_TEST
+
+/* UST_TRACE's entry options: log levels (events without one count as 13). */
+START_TEST(test_pattern_loglevels)
+{
+	char *err;
+
+	load_quietly(UST_ENV_TRACE, "app:*;loglevel=TRACE_WARNING,b:*;loglevel-only=6,-app:x");
+	ck_assert_uint_eq(cfg.nr_patterns, 3);
+	ck_assert_str_eq(cfg.patterns[0], "app:*");
+	ck_assert(ust__pattern_match(&cfg, "app:a", 4));	/* TRACE_WARNING */
+	ck_assert(ust__pattern_match(&cfg, "app:a", 0));
+	ck_assert(!ust__pattern_match(&cfg, "app:a", 5));
+	ck_assert(!ust__pattern_match(&cfg, "app:a", -1));	/* 13 */
+	ck_assert(!ust__pattern_match(&cfg, "app:x", 0));
+	ck_assert(ust__pattern_match(&cfg, "b:c", 6));
+	ck_assert(!ust__pattern_match(&cfg, "b:c", 5));
+	unit_config_free(&cfg);
+
+	/* A bad option: the entry selects nothing, the others still work. */
+	err = load_with(UST_ENV_TRACE, "app:*;loglevel=TRACE_LOUD,b:*");
+	ck_assert_str_eq(err, "ust: ignoring UST_TRACE='app:*': unknown option or "
+			      "log level; it selects nothing\n");
+	free(err);
+	ck_assert_uint_eq(cfg.nr_patterns, 2);
+	ck_assert(!ust__pattern_match(&cfg, "app:a", 0));
+	ck_assert(ust__pattern_match(&cfg, "b:a", 0));
+	unit_config_free(&cfg);
+
+	err = load_with(UST_ENV_TRACE, "app:*;filter=AAAA");
+	ck_assert_str_eq(err, "ust: ignoring UST_TRACE='app:*': its filter is not "
+			      "one ust record wrote; it selects nothing\n");
+	free(err);
+	ck_assert(!cfg.have_filters);
+	ck_assert(!ust__pattern_match(&cfg, "app:a", 0));
+}
+END_TEST
+
+/* UST_RATE_LIMIT: the last rule that matches wins; bad rules are skipped. */
+START_TEST(test_rate_limits)
+{
+	char *err;
+
+	load_quietly(UST_ENV_RATE_LIMIT, "app:*=100,app:tick=5");
+	ck_assert_uint_eq(cfg.nr_rates, 2);
+	ck_assert_uint_eq(ust__rate_limit(&cfg, "app:a"), 100);
+	ck_assert_uint_eq(ust__rate_limit(&cfg, "app:tick"), 5);
+	ck_assert_uint_eq(ust__rate_limit(&cfg, "other:a"), 0);
+	unit_config_free(&cfg);
+
+	err = load_with(UST_ENV_RATE_LIMIT, "app:*=0,=5,b:*=x,c:*=7");
+	ck_assert_str_eq(err,
+		"ust: ignoring UST_RATE_LIMIT='app:*=0': must be PATTERN=N, N records a second from 1\n"
+		"ust: ignoring UST_RATE_LIMIT='=5': must be PATTERN=N, N records a second from 1\n"
+		"ust: ignoring UST_RATE_LIMIT='b:*=x': must be PATTERN=N, N records a second from 1\n");
+	free(err);
+	ck_assert_uint_eq(cfg.nr_rates, 1);
+	ck_assert_uint_eq(ust__rate_limit(&cfg, "c:d"), 7);
 }
 END_TEST
 
@@ -318,6 +383,7 @@ int main(void)
 			test_trace_unset, test_defaults, test_u32_values,
 			test_session_clock, test_paths, test_values_copied,
 			test_pattern_list, test_pattern_limit,
+			test_pattern_loglevels, test_rate_limits,
 			test_several_warnings, NULL } },
 	};
 

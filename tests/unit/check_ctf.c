@@ -82,21 +82,46 @@ START_TEST(test_header_ts_boundary)
 }
 END_TEST
 
-/* Without an event context the vtid is still stored, but not counted. */
+/*
+ * The context image and the ip are always stored, with no branch; only
+ * the sizes given say what counts.
+ */
 START_TEST(test_header_context)
 {
-	uint8_t h[UST_EV_HEADER_MAX];
+	uint8_t h[UST_EV_HEADER_MAX], img[UST_CTX_IMAGE_MAX];
+	struct ctf_ctx_values v = { .vtid = VTID, .vpid = 77, .procname = "name",
+				    .pthread_id = 0x1122334455667788ull };
 
-	ck_assert_uint_eq(ctf_ev_context_size(UST_CONTEXT_TID), 4);
-	ck_assert_uint_eq(ctf_ev_context_size(UST_CONTEXT_NONE), 0);
-	ck_assert_uint_eq(UST_EV_HEADER_MAX, 17);
+	ck_assert_uint_eq(ctf_ev_context_size(UST_CTX_VTID), 4);
+	ck_assert_uint_eq(ctf_ev_context_size(0), 0);
+	ck_assert_uint_eq(ctf_ev_context_size(UST_CTX_ALL), 41);
+	ck_assert_uint_eq(ctf_ev_context_image_size(UST_CTX_ALL), 33);
+	ck_assert_uint_eq(ctf_ev_context_offset(UST_CTX_ALL, UST_CTX_PTHREAD_ID), 25);
+	ck_assert_uint_eq(ctf_ev_context_offset(UST_CTX_VPID | UST_CTX_IP, UST_CTX_IP), 4);
+	ck_assert_uint_eq(UST_EV_HEADER_MAX, 61);
+	ctf_ev_context_image(img, UST_CTX_VTID, &v);
 	memset(h, 0, sizeof(h));
-	ck_assert_uint_eq(ctf_ev_header_encode_ctx(h, 3, 10, 0, VTID, 0), 4);
+	ck_assert_uint_eq(ctf_ev_header_encode_ctx(h, 3, 10, 0, img, 0, 4, 0), 4);
 	expect_compact(h, 3, 10);
-	ck_assert_uint_eq(ctf_ev_header_encode_ctx(h, 40, 10, 0, VTID, 0), 13);
+	ck_assert_uint_eq(ctf_ev_header_encode_ctx(h, 40, 10, 0, img, 0, 4, 0), 13);
 	expect_extended(h, 40, 10);
-	ck_assert_uint_eq(ctf_ev_header_encode_ctx(h, 3, 10, 0, VTID,
-				ctf_ev_context_size(UST_CONTEXT_TID)), 8);
+	ck_assert_uint_eq(ctf_ev_header_encode_ctx(h, 3, 10, 0, img, 0, 4, 4), 8);
+
+	/* Every field, in record order, after a compact header. */
+	ctf_ev_context_image(img, UST_CTX_ALL, &v);
+	ck_assert_uint_eq(ctf_ev_header_encode_ctx(h, 3, 10, 0, img, 0xabcdef,
+						   33, 41), 45);
+	expect_compact(h, 3, 10);
+	ck_assert_uint_eq(ctf_get_le32(h + 8), 77);
+	ck_assert_mem_eq(h + 12, "name\0\0\0\0\0\0\0\0\0\0\0\0", 17);
+	ck_assert_uint_eq(ctf_get_le64(h + 29), 0x1122334455667788ull);
+	ck_assert_uint_eq(ctf_get_le64(h + 37), 0xabcdef);
+
+	/* A set without the vtid: the vpid comes first, the ip after it. */
+	ctf_ev_context_image(img, UST_CTX_VPID | UST_CTX_IP, &v);
+	ck_assert_uint_eq(ctf_ev_header_encode_ctx(h, 3, 10, 0, img, 0x42, 4, 12), 16);
+	ck_assert_uint_eq(ctf_get_le32(h + 4), 77);
+	ck_assert_uint_eq(ctf_get_le64(h + 8), 0x42);
 }
 END_TEST
 

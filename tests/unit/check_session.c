@@ -98,7 +98,7 @@ START_TEST(test_consumer_accepts)
 	ck_assert_uint_eq(m.chan[0].subbuf_size, 8192);
 	ck_assert_uint_eq(m.chan[0].subbuf_count, 4);
 	ck_assert_uint_eq(m.chan[0].subbuf_shift, 13);
-	ck_assert_uint_eq(m.chan[0].table.event_context, UST_CONTEXT_TID);
+	ck_assert_uint_eq(m.chan[0].table.event_context, UST_CTX_VTID);
 	ck_assert_uint_eq(m.meta_size, UST_META_SIZE);
 	ck_assert_ptr_eq(shm_ctl_area(&m, err, sizeof(err)),
 			 m.base + session->hdr->ctl_offset);
@@ -195,7 +195,7 @@ START_TEST(test_packet_zero)
 {
 	map_session(UST_MODE_DISCARD, 4096, 2);
 	ck_assert_uint_eq(session->chan[0].buf_size, 8192);
-	ck_assert_uint_eq(session->chan[0].ctx_size, UST_EV_CONTEXT_SIZE);
+	ck_assert_uint_eq(session->chan[0].ctx_size, UST_CTX_VTID_SIZE);
 	check_packet_zero(0);
 }
 END_TEST
@@ -224,7 +224,7 @@ START_TEST(test_flight_geometry)
 	ck_assert_uint_eq(m.chan[1].mode, UST_MODE_DISCARD);
 	ck_assert_uint_eq(m.chan[1].subbuf_size, 64 << 10);
 	ck_assert_uint_eq(m.chan[1].subbuf_count, 4);
-	ck_assert_uint_eq(m.chan[1].table.event_context, UST_CONTEXT_TID);
+	ck_assert_uint_eq(m.chan[1].table.event_context, UST_CTX_VTID);
 	shm_map_close(&m);
 }
 END_TEST
@@ -235,14 +235,30 @@ START_TEST(test_no_context)
 	struct shm_map m;
 
 	unit_config(&cfg, "*", UST_MODE_FLIGHT, 4096, 4);
-	cfg.event_context = UST_CONTEXT_NONE;
+	cfg.event_context = 0;
 	session = ust__session_map(&cfg, &session_fd);
 	ck_assert_ptr_nonnull(session);
 	ck_assert_uint_eq(session->chan[0].ctx_size, 0);
-	ck_assert_uint_eq(session->chan[1].ctx_size, UST_EV_CONTEXT_SIZE);
+	ck_assert_uint_eq(session->chan[1].ctx_size, UST_CTX_VTID_SIZE);
 	map_as_consumer(&m);
-	ck_assert_uint_eq(m.chan[0].table.event_context, UST_CONTEXT_NONE);
-	ck_assert_uint_eq(m.chan[1].table.event_context, UST_CONTEXT_TID);
+	ck_assert_uint_eq(m.chan[0].table.event_context, 0);
+	ck_assert_uint_eq(m.chan[1].table.event_context, UST_CTX_VTID);
+	shm_map_close(&m);
+	ust__session_destroy(session);
+	close(session_fd);
+
+	/* Other contexts: the state channel has them too, and the vtid. */
+	cfg.event_context = UST_CTX_VPID | UST_CTX_IP;
+	session = ust__session_map(&cfg, &session_fd);
+	ck_assert_ptr_nonnull(session);
+	ck_assert_uint_eq(session->chan[0].ctx_size, 12);
+	ck_assert_uint_eq(session->chan[0].ctx_img_size, 4);
+	ck_assert_uint_eq(session->chan[1].ctx_size, 16);
+	ck_assert_uint_eq(session->chan[1].ctx_img_size, 8);
+	map_as_consumer(&m);
+	ck_assert_uint_eq(m.chan[0].table.event_context, UST_CTX_VPID | UST_CTX_IP);
+	ck_assert_uint_eq(m.chan[1].table.event_context,
+			  UST_CTX_VTID | UST_CTX_VPID | UST_CTX_IP);
 	shm_map_close(&m);
 }
 END_TEST

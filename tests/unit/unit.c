@@ -49,6 +49,7 @@ void unit_env_clear(void)
 		UST_ENV_TRACE, UST_ENV_OUTPUT, UST_ENV_MODE, UST_ENV_SUBBUF_SIZE,
 		UST_ENV_SUBBUF_COUNT, UST_ENV_READ_TIMER, UST_ENV_CONTEXT,
 		UST_ENV_SESSION_CLOCK, UST_ENV_SUMMARY_DIR, UST_ENV_CONSUMERD,
+		UST_ENV_RATE_LIMIT,
 	};
 	size_t i;
 
@@ -73,8 +74,12 @@ void unit_config_free(struct ust_config *cfg)
 {
 	unsigned int i;
 
-	for (i = 0; i < cfg->nr_patterns; i++)
+	for (i = 0; i < cfg->nr_patterns; i++) {
 		free(cfg->patterns[i]);
+		free(cfg->entries[i].filter);
+	}
+	for (i = 0; i < cfg->nr_rates; i++)
+		free(cfg->rates[i].pattern);
 	free(cfg->output);
 	free(cfg->session_clock);
 	free(cfg->summary_dir);
