@@ -30,6 +30,7 @@
 #include "kernel.h"
 #include "outdir.h"
 #include "record-relay.h"
+#include "record-trigger.h"
 #include "selection.h"
 #include "summary.h"
 #include "supervise.h"
@@ -53,6 +54,10 @@ enum record_opt {
 	OPT_CONTEXT,
 	OPT_FUNCTIONS,
 	OPT_KERNEL,
+	OPT_KERNEL_PID,
+	OPT_KERNEL_ALL,
+	OPT_TRIGGER,
+	OPT_TRIGGER_HOLDOFF,
 	OPT_FILTER,
 	OPT_LOGLEVEL,
 	OPT_LOGLEVEL_ONLY,
@@ -115,6 +120,18 @@ static const struct poptOption record_options[] = {
 	  "scheduling, system calls and interrupts, or the tracepoints "
 	  "of LIST, comma-separated globs on 'system:event' "
 	  "('default' is the default set)", "LIST" },
+	{ "kernel-pid", '\0', POPT_ARG_NONE, NULL, OPT_KERNEL_PID,
+	  "kernel events of CMD's process tree only, with the scheduling "
+	  "context (the default); implies --kernel", NULL },
+	{ "kernel-all", '\0', POPT_ARG_NONE, NULL, OPT_KERNEL_ALL,
+	  "kernel events of the whole system; implies --kernel", NULL },
+	{ "trigger", '\0', POPT_ARG_STRING, NULL, OPT_TRIGGER,
+	  "with --flight-recorder: a snapshot when an event matching "
+	  "'EVENT[ if FILTER]' is recorded: a user event (app:error) or a "
+	  "kernel one (\"syscall_exit_* if ret < 0\"), LTTng's filter "
+	  "syntax (doc/kernel-analyses.md)", "SPEC" },
+	{ "trigger-holdoff", '\0', POPT_ARG_STRING, NULL, OPT_TRIGGER_HOLDOFF,
+	  "at most one trigger snapshot per SEC seconds (default 1)", "SEC" },
 	{ "relayd", '\0', POPT_ARG_STRING, NULL, OPT_RELAYD,
 	  "stream the traces to lttng-relayd at URL, "
 	  "net://HOST[:CTRL_PORT[:DATA_PORT]][/PATH] or net6://...; "
@@ -143,6 +160,11 @@ struct record_opts {
 	uint64_t read_timer_us;
 	char *context;		/* --context's list, NULL if not given */
 	bool kernel;		/* --kernel */
+	bool kernel_all;	/* --kernel-all: not only CMD's process tree */
+	char *trigger;		/* --trigger SPEC */
+	bool trigger_user;	/* on a user event (consumers), else kernel */
+	const char *kernel_trigger;	/* trigger when a kernel one */
+	char *trigger_holdoff;	/* --trigger-holdoff SEC */
 	char *kernel_list;	/* its LIST, NULL for the default set */
 	char **cmd;		/* CMD and its arguments, NULL-terminated */
 	struct record_relay relay;	/* --relayd, --live, --session */
@@ -167,8 +189,10 @@ static void record_help(FILE *out)
 "program that links libust (or preloads it) reads them when it starts.\n"
 "\n"
 "With --kernel, ust-kerneld records kernel events into DIR/kernel on the\n"
-"same clock, through a private ftrace instance; without the permission it\n"
-"says what is missing and the user-space trace is recorded alone.\n"
+"same clock, through a private ftrace instance: those of CMD's process tree\n"
+"(and who it switches with), or of the whole system with --kernel-all.\n"
+"Without the permission it says what is missing and the user-space trace\n"
+"is recorded alone.\n"
 "\n"
 "With --relayd, every trace goes to one lttng-relayd session instead of\n"
 "DIR (which keeps what the relay cannot take: see the summary); the relay\n"
@@ -343,6 +367,15 @@ static int apply_option(struct record_opts *o, int opt, const char *arg)
 		return check_context(o, arg);
 	case OPT_KERNEL:
 		return check_kernel(o, arg);
+	case OPT_TRIGGER:
+		return cli_record_trigger(arg, &o->trigger, &o->trigger_user);
+	case OPT_TRIGGER_HOLDOFF:
+		return cli_record_holdoff(arg, &o->trigger_holdoff);
+	case OPT_KERNEL_PID:
+	case OPT_KERNEL_ALL:
+		o->kernel = true;
+		o->kernel_all = opt == OPT_KERNEL_ALL;
+		return 0;
 	case OPT_RELAYD:
 		return cli_relay_option_url(&o->relay, arg);
 	case OPT_LIVE:
@@ -421,6 +454,11 @@ static enum parse_result record_parse(int argc, const char **argv,
 			  o->flight ? "--flight-recorder" : "--overwrite");
 		res = PARSE_ERROR;
 	}
+	if (res == PARSE_OK && cli_record_trigger_check(o->trigger, o->trigger_user, o->flight,
+							 o->kernel))
+		res = PARSE_ERROR;
+	if (res == PARSE_OK && o->trigger && !o->trigger_user)
+		o->kernel_trigger = o->trigger;
 	/* -e narrowed the events: --functions still needs its own. */
 	for (i = 0; res == PARSE_OK && o->functions && o->sel.nr &&
 		    cli_functions_patterns[i]; i++) {
@@ -450,6 +488,8 @@ static void record_opts_release(struct record_opts *o)
 	cli_sel_release(&o->sel);
 	free(o->output);
 	free(o->kernel_list);
+	free(o->trigger);
+	free(o->trigger_holdoff);
 	cli_relay_release(&o->relay);
 	free(o->context);
 }
@@ -558,7 +598,10 @@ static int set_environment(const struct record_opts *o, const char *outdir,
 	     setenv_u64(UST_ENV_SUBBUF_COUNT, o->subbuf_count)) ||
 	    (o->read_timer_us &&
 	     setenv_u64(UST_ENV_READ_TIMER, o->read_timer_us)) ||
-	    (o->context && setenv(UST_ENV_CONTEXT, o->context, 1))) {
+	    (o->context && setenv(UST_ENV_CONTEXT, o->context, 1)) ||
+	    (o->trigger_user && setenv(UST_ENV_TRIGGER, o->trigger, 1)) ||
+	    (o->trigger_user && o->trigger_holdoff &&
+	     setenv(UST_ENV_TRIGGER_HOLDOFF, o->trigger_holdoff, 1))) {
 		cli_error("cannot set the environment: %s", strerror(errno));
 		return -1;
 	}
@@ -597,11 +640,18 @@ static void report(const struct record_opts *o, const char *sumdir,
 	cli_summary_release(&sum);
 }
 
+/* CMD runs: the kernel bridge follows its process tree. */
+static void kernel_spawned(pid_t cmd, void *arg)
+{
+	cli_kernel_root(arg, cmd);
+}
+
 static int record_session(const struct record_opts *o)
 {
 	enum cli_kernel_start kernel = UST_KERNEL_UNAVAILABLE;
 	char *outdir = NULL, *sumdir = NULL;
-	pid_t kernel_pid = -1;
+	struct cli_kernel k = { .pid = -1, .fd = -1 };
+	struct cli_supervise_hook hook = { NULL, &k };
 	int ret, status, left, streaming = 0;
 
 	if (prepare_output(output_dir(o), &outdir))
@@ -618,15 +668,21 @@ static int record_session(const struct record_opts *o)
 		ret = UST_EXIT_FAILURE;
 		goto remove_sumdir;
 	}
-	if (o->kernel)
-		kernel = cli_kernel_start(outdir, o->kernel_list, &kernel_pid);
+	if (o->kernel) {
+		struct cli_kernel_opts ko = { o->kernel_list, !o->kernel_all, o->flight,
+					      o->kernel_trigger, o->trigger_holdoff };
+
+		kernel = cli_kernel_start(outdir, &ko, &k);
+	}
 	if (kernel == UST_KERNEL_BAD_LIST) {
 		ret = UST_EXIT_USAGE;
 		goto remove_sumdir;
 	}
-	ret = cli_supervise(o->cmd, RECORD_CONSUMER_TIMEOUT_S, &status, &left);
+	if (kernel == UST_KERNEL_RUNNING && !o->kernel_all)
+		hook.spawned = kernel_spawned;
+	ret = cli_supervise_hooked(o->cmd, RECORD_CONSUMER_TIMEOUT_S, &hook, &status, &left);
 	if (kernel == UST_KERNEL_RUNNING)
-		cli_kernel_stop(kernel_pid);
+		cli_kernel_stop(&k);
 	if (ret) {
 		cli_error("cannot run '%s': %s", o->cmd[0], strerror(-ret));
 		ret = ret == -ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC;

@@ -306,6 +306,13 @@ static int wait_consumers(struct supervisor *sv, unsigned int timeout_s)
 int cli_supervise(char *const argv[], unsigned int timeout_s, int *status,
 		  int *left)
 {
+	return cli_supervise_hooked(argv, timeout_s, NULL, status, left);
+}
+
+int cli_supervise_hooked(char *const argv[], unsigned int timeout_s,
+			 const struct cli_supervise_hook *hook, int *status,
+			 int *left)
+{
 	struct supervisor sv;
 	int ret;
 
@@ -315,6 +322,8 @@ int cli_supervise(char *const argv[], unsigned int timeout_s, int *status,
 	ret = spawn_cmd(&sv, argv);
 	if (ret)
 		goto out;
+	if (hook && hook->spawned)
+		hook->spawned(sv.cmd, hook->arg);
 	wait_cmd(&sv);
 	*status = sv.status;
 	*left = wait_consumers(&sv, timeout_s);

@@ -7,6 +7,8 @@
 #ifndef UST_CLI_SUPERVISE_H
 #define UST_CLI_SUPERVISE_H
 
+#include <sys/types.h>
+
 /* The consumers' process name (/proc/PID/comm). */
 #define UST_CONSUMER_COMM	"ust-consumerd"
 
@@ -24,5 +26,16 @@
  */
 int cli_supervise(char *const argv[], unsigned int timeout_s, int *status,
 		  int *left);
+
+/* What the recorder does once CMD runs (NULL: nothing). */
+struct cli_supervise_hook {
+	void (*spawned)(pid_t cmd, void *arg);
+	void *arg;
+};
+
+/* cli_supervise(), calling hook->spawned() with CMD's pid once it runs. */
+int cli_supervise_hooked(char *const argv[], unsigned int timeout_s,
+			 const struct cli_supervise_hook *hook, int *status,
+			 int *left);
 
 #endif /* UST_CLI_SUPERVISE_H */

@@ -70,6 +70,8 @@ struct consumer_stats {
 	uint64_t bytes;			/* written, metadata included */
 };
 
+struct cd_trigger;
+
 struct consumer {
 	struct shm_map shm;
 	struct ust_clock clock;
@@ -92,6 +94,7 @@ struct consumer {
 	char *snapshot_lines;		/* "snapshot=PATH\n" each, for the summary */
 	struct cd_relay *relay;		/* the relay sink (relay.c), or NULL */
 	struct consumer_stats stats;
+	struct cd_trigger *trigger;	/* UST_TRIGGER on a user event, or NULL */
 };
 
 /* output.c: where the trace goes (a directory, or the relay: relay.c) */
@@ -163,5 +166,25 @@ uint64_t cd_streams_lost(const struct consumer *c);
 /* snapshot.c */
 void cd_flight_poll(struct consumer *c);
 void cd_flight_final(struct consumer *c);
+
+/* trigger.c: --trigger on a user event (UST_TRIGGER) */
+int cd_trigger_init(struct consumer *c);
+/* Event class `id` of channel `chan` was logged (metadata.c). */
+void cd_trigger_class(struct consumer *c, unsigned int chan, uint32_t id, const char *name,
+		      const char *tsdl);
+/* Look for a match since the last tick; a match asks for a snapshot. */
+void cd_trigger_scan(struct consumer *c);
+void cd_trigger_release(struct consumer *c);
+
+/* kernel-snapshot.c: a snapshot's kernel part, by the kernel bridge */
+struct cd_kernel_request {
+	int fd;			/* -1: none asked for */
+	char dir[UST_FLIGHT_PATH_MAX + 16];
+};
+/* Ask for the kernel events up to `cut` next to `snapshot` (if a bridge). */
+void cd_kernel_snapshot_send(struct cd_kernel_request *r, const char *snapshot,
+			     uint64_t cut);
+/* Its answer: 0 when r->dir was written, else -errno (said). */
+int cd_kernel_snapshot_wait(struct cd_kernel_request *r);
 
 #endif /* UST_CONSUMER_H */

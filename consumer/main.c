@@ -244,6 +244,8 @@ static int consumer_start(struct consumer *c, const struct options *o)
 	if (!ret)
 		ret = cd_output_start(c, o->output, c->shm.procname, o->pid);
 	if (!ret)
+		ret = cd_trigger_init(c);	/* before the first event class */
+	if (!ret)
 		ret = cd_metadata_write_header(c, o->pid);
 	if (ret && !c->error[0])
 		snprintf(c->error, sizeof(c->error), "consumer could not start: %s",
@@ -254,6 +256,7 @@ static int consumer_start(struct consumer *c, const struct options *o)
 /* Free everything: exit is near, but sanitizers should see no leak. */
 static void consumer_release(struct consumer *c)
 {
+	cd_trigger_release(c);
 	cd_relay_release(c);
 	cd_streams_release(c);
 	cd_metadata_release(c);
@@ -281,8 +284,10 @@ static bool drain_guarded(struct consumer *c, bool final)
 	bus_armed = 1;
 	cd_drain_all(c, final);
 	if (final) {
+		cd_trigger_scan(c);	/* what the last tick did not see */
 		cd_flight_final(c);	/* a crash leaves a snapshot */
 	} else {
+		cd_trigger_scan(c);		/* --trigger on a user event */
 		cd_flight_poll(c);		/* a snapshot request */
 		if (cd_relay_live_due(c)) {
 			cd_drain_live(c);	/* the sub-buffers being filled */

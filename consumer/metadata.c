@@ -456,8 +456,10 @@ static uint64_t meta_read_entry(struct consumer *c, uint64_t pos, uint64_t avail
 			pos, err);
 	else if (table_add(&c->shm.chan[e.ev.channel].table, e.ev.id, e.layout))
 		fprintf(stderr, CONSUMER_NAME ": out of memory for event '%s'\n", e.name);
-	else
+	else {
 		event_block(out, c, &e);
+		cd_trigger_class(c, e.ev.channel, e.ev.id, e.name, e.tsdl);
+	}
 	free(copy);
 	return size;
 }

@@ -443,6 +443,7 @@ static int snapshot_write(struct consumer *c, const char *out_dir,
 			  const char *reason, uint64_t cut_ts, char *path, size_t len)
 {
 	struct snapshot snap = { .c = c, .cut_ts = cut_ts };
+	struct cd_kernel_request kernel;
 	struct snap_stream ss;
 	unsigned int i;
 
@@ -450,6 +451,7 @@ static int snapshot_write(struct consumer *c, const char *out_dir,
 	snap.dir_fd = snap_dir(c, out_dir, reason, path, len);
 	if (snap.dir_fd < 0)
 		return snap.dir_fd;
+	cd_kernel_snapshot_send(&kernel, path, cut_ts);	/* read while we copy */
 	c->nr_snapshots++;
 	snap_uuid(snap.uuid, c->shm.uuid);
 	snap.start_ts = flight_start(c, cut_ts);
@@ -482,6 +484,8 @@ static int snapshot_write(struct consumer *c, const char *out_dir,
 		summary_note_snapshot(c, path);
 		cd_relay_snapshot(c, path);	/* and to the relay, if streaming */
 	}
+	if (!cd_kernel_snapshot_wait(&kernel))
+		summary_note_snapshot(c, kernel.dir);
 	return snap.err;
 }
 
