@@ -133,7 +133,7 @@ static char *memstream_finish(FILE *out, char **buf)
  * Writing a layout string: consecutive fixed bytes are one "F<n>" token,
  * flushed before any other token; `space` says whether the next token
  * needs a separator (not after '[', ':' or '|').  Tag slots are numbered
- * in text order, as shm/layout.c counts them.
+ * in text order, as common/layout-walk.h counts them.
  */
 struct lay {
 	FILE *out;
