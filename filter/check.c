@@ -15,7 +15,6 @@
  * the unfolded one would; a left operand of && or || that is constant
  * decides, as it would at run time, whether the right one is evaluated.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,17 +27,8 @@ struct checker {
 	struct filter_error *err;
 };
 
-__attribute__((format(printf, 3, 4)))
-static struct tnode *fail(struct checker *c, int col, const char *fmt, ...)
-{
-	va_list ap;
-
-	c->err->column = col;
-	va_start(ap, fmt);
-	vsnprintf(c->err->msg, sizeof(c->err->msg), fmt, ap);
-	va_end(ap);
-	return NULL;
-}
+/* filter_fail() where no node is made: NULL, to return. */
+#define fail(c, col, ...) (filter_fail((c)->err, (col), __VA_ARGS__), NULL)
 
 static struct tnode *new_tnode(struct checker *c, enum tkind kind,
 			       enum vtype type, const struct node *n)
@@ -304,13 +294,13 @@ static struct tnode *fold_numbers(struct checker *c, const struct node *n,
 	else if (ust_filter_int_binary(tnode_opcode(n->op, false), l->i, r->i, &v) == 0)
 		t = constant_int(c, n, v, is_comparison(n->op));
 	else if (n->op == OP_SHL || n->op == OP_SHR)
-		fail(c, n->column, "shift count %lld is outside 0..63",
-		     (long long)r->i);
+		filter_fail(c->err, n->column, "shift count %lld is outside 0..63",
+			    (long long)r->i);
 	else if (r->i == 0)
-		fail(c, n->column, "division by zero");
+		filter_fail(c->err, n->column, "division by zero");
 	else
-		fail(c, n->column, "%lld %s %lld overflows", (long long)l->i,
-		     ast_op_name(n->op), (long long)r->i);
+		filter_fail(c->err, n->column, "%lld %s %lld overflows",
+			    (long long)l->i, ast_op_name(n->op), (long long)r->i);
 	tnode_free(l);
 	tnode_free(r);
 	return t;
@@ -334,8 +324,8 @@ static struct tnode *check_numbers(struct checker *c, const struct node *n,
 	}
 	if (r->is_const && r->type == VT_INT && (n->op == OP_SHL || n->op == OP_SHR) &&
 	    (r->i < 0 || r->i > 63)) {
-		fail(c, n->column, "shift count %lld is outside 0..63",
-		     (long long)r->i);
+		filter_fail(c->err, n->column, "shift count %lld is outside 0..63",
+			    (long long)r->i);
 		tnode_free(l);
 		tnode_free(r);
 		return NULL;
@@ -448,11 +438,11 @@ static struct tnode *check_label(struct checker *c, const struct node *n,
 		text[i] = '\0';
 		label_list(e, labels, sizeof(labels));
 		if (s->glob)
-			fail(c, s->column, "no label of enum field '%s' in %s matches '%s'; labels are %s",
-			     a->display, c->ev->name, text, labels);
+			filter_fail(c->err, s->column, "no label of enum field '%s' in %s matches '%s'; labels are %s",
+				    a->display, c->ev->name, text, labels);
 		else
-			fail(c, s->column, "unknown label '%s' of enum field '%s' in %s; labels are %s",
-			     text, a->display, c->ev->name, labels);
+			filter_fail(c->err, s->column, "unknown label '%s' of enum field '%s' in %s; labels are %s",
+				    text, a->display, c->ev->name, labels);
 		tnode_free(t);
 		t = NULL;
 	}
@@ -469,7 +459,7 @@ static struct tnode *fold_strings(struct checker *c, const struct node *n,
 	int same;
 
 	if (l->glob && r->glob) {
-		fail(c, n->column, "cannot compare two patterns");
+		filter_fail(c->err, n->column, "cannot compare two patterns");
 	} else {
 		/* One side is plain text: match it against the other. */
 		const struct tnode *text = l->glob ? r : l;
@@ -576,10 +566,10 @@ struct tnode *check_expr(const struct node *n, const struct filter_event *ev,
 	memset(err, 0, sizeof(*err));
 	t = check_node(&c, n);
 	if (t && t->type != VT_INT) {
-		fail(&c, n->column,
-		     "the filter is %s, not a condition: compare it (as %s)",
-		     type_name(t->type),
-		     t->type == VT_FLOAT ? "x > 0.5" : "name == \"abc*\"");
+		filter_fail(err, n->column,
+			    "the filter is %s, not a condition: compare it (as %s)",
+			    type_name(t->type),
+			    t->type == VT_FLOAT ? "x > 0.5" : "name == \"abc*\"");
 		tnode_free(t);
 		return NULL;
 	}

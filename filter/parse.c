@@ -13,7 +13,6 @@
  * then the unary - + ! ~ (right to left), then field paths (`a.b[2]`),
  * constants and parentheses.  Binary operators group left to right.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,17 +30,8 @@ struct parser {
 	unsigned int depth;
 };
 
-__attribute__((format(printf, 3, 4)))
-static struct node *fail(struct parser *ps, int col, const char *fmt, ...)
-{
-	va_list ap;
-
-	ps->err->column = col;
-	va_start(ap, fmt);
-	vsnprintf(ps->err->msg, sizeof(ps->err->msg), fmt, ap);
-	va_end(ap);
-	return NULL;
-}
+/* filter_fail() where no node is made: NULL, to return. */
+#define fail(ps, col, ...) (filter_fail((ps)->err, (col), __VA_ARGS__), NULL)
 
 static int advance(struct parser *ps)
 {
@@ -141,10 +131,8 @@ static int add_step(struct parser *ps, struct node *n)
 	struct path_step *grown = realloc(n->path,
 					  (n->path_len + 1) * sizeof(*grown));
 
-	if (!grown) {
-		fail(ps, ps->tok.column, "out of memory");
-		return -1;
-	}
+	if (!grown)
+		return filter_fail(ps->err, ps->tok.column, "out of memory");
 	n->path = grown;
 	memset(&grown[n->path_len], 0, sizeof(*grown));
 	n->path_len++;
@@ -161,10 +149,8 @@ static int name_step(struct parser *ps, struct node *n)
 	step = &n->path[n->path_len - 1];
 	step->column = ps->tok.column;
 	step->name = strndup(ps->tok.text, ps->tok.len);
-	if (!step->name) {
-		fail(ps, ps->tok.column, "out of memory");
-		return -1;
-	}
+	if (!step->name)
+		return filter_fail(ps->err, ps->tok.column, "out of memory");
 	return advance(ps);
 }
 
@@ -190,8 +176,8 @@ static struct node *parse_path(struct parser *ps)
 			if (name_step(ps, n))
 				goto error;
 		} else if (ps->tok.kind == TK_ARROW) {
-			fail(ps, ps->tok.column,
-			     "'->' is not supported: write '.' for a member");
+			filter_fail(ps->err, ps->tok.column,
+				    "'->' is not supported: write '.' for a member");
 			goto error;
 		} else {
 			return n;
@@ -227,7 +213,7 @@ static struct node *parse_global(struct parser *ps)
 	n->ctx = strndup(ps->tok.text, ps->tok.len);
 	if (!n->ctx || advance(ps)) {
 		if (!n->ctx)
-			fail(ps, col, "out of memory");
+			filter_fail(ps->err, col, "out of memory");
 		ast_free(n);
 		return NULL;
 	}
@@ -380,10 +366,8 @@ struct node *ast_parse(const char *text, struct filter_error *err)
 	ps.err = err;
 	if (lex_next(&ps.lx, &ps.tok))
 		return NULL;
-	if (ps.tok.kind == TK_END) {
-		fail(&ps, 0, "empty expression");
-		return NULL;
-	}
+	if (ps.tok.kind == TK_END)
+		return fail(&ps, 0, "empty expression");
 	n = parse_binary(&ps, 1);
 	if (n && ps.tok.kind != TK_END) {
 		unexpected(&ps, "an operator");
