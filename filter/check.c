@@ -193,6 +193,18 @@ static struct tnode *combine(struct checker *c, const struct node *n,
 	return t;
 }
 
+/* combine() for an operator whose result is a condition: 0 or 1. */
+static struct tnode *combine_bool(struct checker *c, const struct node *n,
+				  enum tkind kind, struct tnode *l,
+				  struct tnode *r)
+{
+	struct tnode *t = combine(c, n, kind, VT_INT, l, r);
+
+	if (t)
+		t->is_bool = true;
+	return t;
+}
+
 static struct tnode *fold_unary(struct checker *c, const struct node *n,
 				struct tnode *x)
 {
@@ -314,7 +326,6 @@ static struct tnode *check_numbers(struct checker *c, const struct node *n,
 			n->op == OP_BAND || n->op == OP_BXOR || n->op == OP_BOR;
 	enum vtype type = l->type == VT_FLOAT || r->type == VT_FLOAT ?
 			  VT_FLOAT : VT_INT;
-	struct tnode *t;
 
 	if (int_only && type == VT_FLOAT) {
 		tnode_free(l);
@@ -332,12 +343,8 @@ static struct tnode *check_numbers(struct checker *c, const struct node *n,
 	}
 	if (l->is_const && r->is_const)
 		return fold_numbers(c, n, l, r);
-	if (is_comparison(n->op)) {
-		t = combine(c, n, TK_COMPARE, VT_INT, l, r);
-		if (t)
-			t->is_bool = true;
-		return t;
-	}
+	if (is_comparison(n->op))
+		return combine_bool(c, n, TK_COMPARE, l, r);
 	return combine(c, n, TK_ARITH, type, l, r);
 }
 
@@ -354,12 +361,8 @@ static struct tnode *check_logical(struct checker *c, const struct node *n,
 			    "'%s' needs conditions or numbers, not a string",
 			    ast_op_name(n->op));
 	}
-	if (!l->is_const) {
-		t = combine(c, n, TK_LOGICAL, VT_INT, l, r);
-		if (t)
-			t->is_bool = true;
-		return t;
-	}
+	if (!l->is_const)
+		return combine_bool(c, n, TK_LOGICAL, l, r);
 	/* A constant left side decides whether the right one runs. */
 	if (truth(l) != is_and) {
 		tnode_free(l);
@@ -372,10 +375,7 @@ static struct tnode *check_logical(struct checker *c, const struct node *n,
 		tnode_free(r);
 		return t;
 	}
-	t = combine(c, n, TK_TRUTH, VT_INT, r, NULL);
-	if (t)
-		t->is_bool = true;
-	return t;
+	return combine_bool(c, n, TK_TRUTH, r, NULL);
 }
 
 /* ---- strings and enum labels ---- */
@@ -427,7 +427,7 @@ static struct tnode *check_label(struct checker *c, const struct node *n,
 		return fail(c, n->column, "'%s' cannot compare an enum with a label: only == and != do",
 			    ast_op_name(n->op));
 	}
-	t = combine(c, n, TK_ENUM_IN, VT_INT, field, NULL);
+	t = combine_bool(c, n, TK_ENUM_IN, field, NULL);
 	if (t && label_ranges(c, t, e, s)) {
 		tnode_free(t);
 		t = fail(c, n->column, "out of memory");
@@ -446,8 +446,6 @@ static struct tnode *check_label(struct checker *c, const struct node *n,
 		tnode_free(t);
 		t = NULL;
 	}
-	if (t)
-		t->is_bool = true;
 	tnode_free(s);
 	return t;
 }
@@ -505,19 +503,15 @@ static struct tnode *check_strings(struct checker *c, const struct node *n,
 		struct tnode *pat = l->is_const ? l : r;
 		struct tnode *val = l->is_const ? r : l;
 
-		t = combine(c, n, TK_STR_MATCH, VT_INT, val, NULL);
+		t = combine_bool(c, n, TK_STR_MATCH, val, NULL);
 		if (t) {
 			t->pat = pat->pat;
 			t->pat_len = pat->pat_len;
-			t->is_bool = true;
 		}
 		tnode_free(pat);
 		return t;
 	}
-	t = combine(c, n, TK_STR_EQ, VT_INT, l, r);
-	if (t)
-		t->is_bool = true;
-	return t;
+	return combine_bool(c, n, TK_STR_EQ, l, r);
 }
 
 static struct tnode *check_binary(struct checker *c, const struct node *n)
