@@ -233,28 +233,23 @@ int type_layout(const struct rd_type *t, struct layout_text *b,
 	}
 }
 
-/* Is member m the length of a sequence, or the tag of a variant, before `to`? */
-static bool is_sequence_length(const struct rd_type *st, size_t m, size_t to)
+/*
+ * Is member m what a later member of kind `kind` (before `to`) refers to:
+ * the length of an RD_SEQUENCE, the tag of an RD_VARIANT?
+ */
+static bool referenced_by(const struct rd_type *st, size_t m, size_t to,
+			  enum rd_kind kind)
 {
-	size_t s;
+	size_t i;
 
-	for (s = m + 1; s < to; s++) {
-		const struct rd_type *t = st->u.s.members[s].type;
+	for (i = m + 1; i < to; i++) {
+		const struct rd_type *t = st->u.s.members[i].type;
+		int ref;
 
-		if (t->kind == RD_SEQUENCE && t->u.a.len_index == (int)m)
-			return true;
-	}
-	return false;
-}
-
-static bool is_variant_tag(const struct rd_type *st, size_t m, size_t to)
-{
-	size_t v;
-
-	for (v = m + 1; v < to; v++) {
-		const struct rd_type *t = st->u.s.members[v].type;
-
-		if (t->kind == RD_VARIANT && t->u.v.tag_index == (int)m)
+		if (t->kind != kind)
+			continue;
+		ref = kind == RD_SEQUENCE ? t->u.a.len_index : t->u.v.tag_index;
+		if (ref == (int)m)
 			return true;
 	}
 	return false;
@@ -335,9 +330,9 @@ int fields_layout(const struct rd_type *st, size_t to, struct layout_text *b,
 		const struct rd_type *t = st->u.s.members[m].type;
 		char item[8];
 
-		if (is_sequence_length(st, m, to))
+		if (referenced_by(st, m, to, RD_SEQUENCE))
 			continue;	/* with its sequence, as Q */
-		if (is_variant_tag(st, m, to)) {
+		if (referenced_by(st, m, to, RD_VARIANT)) {
 			if (!scalar_supported(t))
 				ret = unsupported(err, "a variant tag that is not a byte-aligned integer");
 			else if (b->next_tag >= UST_FILTER_LAYOUT_TAGS)
@@ -424,7 +419,7 @@ static void member_list(const struct rd_type *st, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (i = 0; i < st->u.s.nr && at < len; i++) {
-		if (is_sequence_length(st, i, st->u.s.nr))
+		if (referenced_by(st, i, st->u.s.nr, RD_SEQUENCE))
 			continue;
 		at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "",
 				       st->u.s.members[i].name);
