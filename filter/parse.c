@@ -47,6 +47,18 @@ static struct node *unexpected(struct parser *ps, const char *wanted)
 	return fail(ps, ps->tok.column, "expected %s, found %s", wanted, what);
 }
 
+/* Move to the next token, which must be a `kind`: 0, or -1 with the error. */
+static int advance_to(struct parser *ps, enum tok_kind kind, const char *wanted)
+{
+	if (advance(ps))
+		return -1;
+	if (ps->tok.kind != kind) {
+		unexpected(ps, wanted);
+		return -1;
+	}
+	return 0;
+}
+
 static struct node *new_node(struct parser *ps, enum node_kind kind, int col)
 {
 	struct node *n = calloc(1, sizeof(*n));
@@ -110,19 +122,11 @@ static int parse_index(struct parser *ps, struct path_step *step)
 {
 	step->is_index = true;
 	step->column = ps->tok.column;
-	if (advance(ps))
+	if (advance_to(ps, TK_INT, "an index (a non-negative integer constant)"))
 		return -1;
-	if (ps->tok.kind != TK_INT) {
-		unexpected(ps, "an index (a non-negative integer constant)");
-		return -1;
-	}
 	step->index = ps->tok.ival;
-	if (advance(ps))
+	if (advance_to(ps, TK_RBRACKET, "']'"))
 		return -1;
-	if (ps->tok.kind != TK_RBRACKET) {
-		unexpected(ps, "']'");
-		return -1;
-	}
 	return advance(ps);
 }
 
@@ -167,13 +171,8 @@ static struct node *parse_path(struct parser *ps)
 			    parse_index(ps, &n->path[n->path_len - 1]))
 				goto error;
 		} else if (ps->tok.kind == TK_DOT) {
-			if (advance(ps))
-				goto error;
-			if (ps->tok.kind != TK_IDENT) {
-				unexpected(ps, "a member name after '.'");
-				goto error;
-			}
-			if (name_step(ps, n))
+			if (advance_to(ps, TK_IDENT, "a member name after '.'") ||
+			    name_step(ps, n))
 				goto error;
 		} else if (ps->tok.kind == TK_ARROW) {
 			filter_fail(ps->err, ps->tok.column,
@@ -199,14 +198,9 @@ static struct node *parse_global(struct parser *ps)
 	if (ps->tok.len != 4 || strncmp(ps->tok.text, "$ctx", 4))
 		return fail(ps, col, "unknown '%.*s': context fields are $ctx.NAME",
 			    (int)ps->tok.len, ps->tok.text);
-	if (advance(ps))
+	if (advance_to(ps, TK_DOT, "'.' after $ctx") ||
+	    advance_to(ps, TK_IDENT, "a context field name after '$ctx.'"))
 		return NULL;
-	if (ps->tok.kind != TK_DOT)
-		return unexpected(ps, "'.' after $ctx");
-	if (advance(ps))
-		return NULL;
-	if (ps->tok.kind != TK_IDENT)
-		return unexpected(ps, "a context field name after '$ctx.'");
 	n = new_node(ps, N_CTX, col);
 	if (!n)
 		return NULL;
