@@ -36,19 +36,13 @@ static void emit_helpers(FILE *out, const struct tp_facility *fac);
 static int emit_banner(FILE *out, const struct tp_facility *fac,
 		       const char *input_name)
 {
-	char *title;
-	int ret;
-
-	if (asprintf(&title, "%s_tp.c - event descriptors, probes and registration of the '%s' facility.",
-		     fac->name, fac->name) < 0)
+	if (tp_emit_banner(out, fac, "c",
+			   "event descriptors, probes and registration", NULL,
+			   input_name))
 		return -1;
-	ret = tp_emit_banner(out, title, NULL, input_name);
-	free(title);
-	if (ret)
-		return ret;
 	fprintf(out, "#include \"%s_tp.h\"\n", fac->name);
 	emit_helpers(out, fac);
-	return ret;
+	return 0;
 }
 
 /*
