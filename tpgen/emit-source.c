@@ -140,15 +140,9 @@ static enum staging staging_of(const struct tp_type *type)
 /* The fixed-size integer type of an enum's values on the wire. */
 static const char *enum_wire_type(const struct tp_type *type)
 {
-	static const char *const sint[] = {
-		[1] = "int8_t", [2] = "int16_t", [4] = "int32_t", [8] = "int64_t",
-	};
-	static const char *const uint[] = {
-		[1] = "uint8_t", [2] = "uint16_t", [4] = "uint32_t", [8] = "uint64_t",
-	};
 	const struct tp_enum *en = tp_type_resolve(type)->u.enumeration.def;
 
-	return en->is_signed ? sint[en->size] : uint[en->size];
+	return tp_fixed_int_c_name(en->size, en->is_signed);
 }
 
 /* Writing the statements that fill STAGE_BYTES members. */
