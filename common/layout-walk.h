@@ -9,8 +9,9 @@
  * buffer (shm/layout.c), and libust's filters move over a probe's payload
  * where it lies, in its segments (filter/payload.c).  They fetch bytes
  * differently; the walker is this one, so they cannot disagree about
- * what a layout means.  It is compiled into each of them with its way of
- * fetching bytes, as a static function the compiler inlines: the walk
+ * what a layout means.  It is compiled into each of them, as static
+ * functions with that reader's way of fetching bytes inlined (calls
+ * through pointers cost the consumer a quarter of its walk): the walk
  * costs what a walker written for that reader alone would.  The includer
  * defines:
  *
@@ -46,7 +47,8 @@
  * a negative enum value as its K-byte two's complement).  One function,
  * lw_items(), both checks the syntax (no payload) and moves over a
  * payload: the two can never disagree.  The text ends at `end`, not at a
- * NUL, so that a text in a filter program's pool needs no terminator.
+ * NUL, so that a text in a filter program's pool needs no terminator
+ * (but see lw_peek()).
  */
 #ifndef UST_COMMON_LAYOUT_WALK_H
 #define UST_COMMON_LAYOUT_WALK_H
