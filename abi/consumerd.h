@@ -39,6 +39,7 @@
  * in the summary directory: "key=value" lines, written to a temporary
  * name and renamed, so a reader never sees half of it.
  */
+#define UST_SUMMARY_KEY_PID		"pid"		/* the traced process */
 #define UST_SUMMARY_KEY_DIR		"dir"		/* the trace directory */
 #define UST_SUMMARY_KEY_EVENTS		"events"	/* records written */
 #define UST_SUMMARY_KEY_LOST		"lost"		/* records counted lost (I7) */

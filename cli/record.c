@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -135,9 +136,13 @@ static void record_help(FILE *out)
 "same clock, through a private ftrace instance; without the permission it\n"
 "says what is missing and the user-space trace is recorded alone.\n"
 "\n"
+"Without -o, each user writes in a folder of its own, /tmp/ltt-usertrace/UID\n"
+"(or, when another user made that impossible, /tmp/ltt-usertrace-UID).\n"
+"\n"
 "Exit status: CMD's; 128+N when CMD was killed by signal N; 126 or 127 when\n"
-"CMD cannot be run; 1 when the output directory is not writable; 2 for a\n"
-"bad command line.\n", out);
+"CMD cannot be run; 1 when the output directory is not writable, or when CMD\n"
+"exited 0 but its tracing failed (see the error lines); 2 for a bad command\n"
+"line.\n", out);
 }
 
 /* Append one -e pattern to the comma-separated list. */
@@ -406,26 +411,25 @@ static const char *output_dir(const struct record_opts *o)
 }
 
 /*
- * Create the output directory if needed and check that we can write in
- * it, before anything runs.  *abs gets its absolute path, which is what
- * CMD sees, so that a CMD changing directory still writes there.
+ * Open the output directory (cli/outdir.h: created if needed, by a walk
+ * that follows no link and accepts no other user's directory in a
+ * world-writable one; the default is this user's own folder), and check
+ * that we can write in it, before anything runs.  `out` gets it; its
+ * physical path is what CMD sees, so that a CMD changing directory still
+ * writes there, and what CMD's consumers walk again.
  */
-static int prepare_output(const char *dir, char **abs)
+static int prepare_output(const char *dir, struct ust_safe_dir *out)
 {
+	char note[PATH_MAX + 256], err[2 * PATH_MAX];
 	int ret;
 
-	ret = cli_outdir_prepare(dir, !strcmp(dir, UST_DEFAULT_OUTPUT));
+	ret = cli_outdir_prepare(dir, out, note, sizeof(note), err, sizeof(err));
 	if (ret) {
-		cli_error("cannot write to output directory '%s': %s", dir,
-			  strerror(-ret));
+		cli_error("cannot write to output directory '%s': %s", dir, err);
 		return -1;
 	}
-	*abs = realpath(dir, NULL);
-	if (!*abs) {
-		cli_error("cannot resolve output directory '%s': %s", dir,
-			  strerror(errno));
-		return -1;
-	}
+	if (note[0])
+		cli_error("%s", note);
 	return 0;
 }
 
@@ -511,11 +515,15 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-/* Read and print what the consumers reported. */
-static void report(const struct record_opts *o, const char *sumdir,
+/*
+ * Read and print what the consumers reported.  Returns whether tracing
+ * failed somewhere (a consumer could not start, or not write all).
+ */
+static bool report(const struct record_opts *o, const char *sumdir,
 		   bool running)
 {
 	struct ust_summary sum;
+	bool failed;
 	int ret;
 
 	ret = cli_summary_read(sumdir, &sum);
@@ -524,19 +532,25 @@ static void report(const struct record_opts *o, const char *sumdir,
 			  sumdir, strerror(-ret));
 	cli_summary_print(&sum, stderr, base_name(o->cmd[0]), running,
 			  !o->overwrite);
+	failed = ret || cli_summary_failed(&sum);
 	cli_summary_release(&sum);
+	return failed;
 }
 
 static int record_session(const struct record_opts *o)
 {
 	enum cli_kernel_start kernel = UST_KERNEL_UNAVAILABLE;
-	char *outdir = NULL, *sumdir = NULL;
+	struct ust_safe_dir out;
+	const char *outdir;
+	char *sumdir = NULL;
 	pid_t kernel_pid = -1;
 	int ret, status, left;
+	bool failed;
 
-	if (prepare_output(output_dir(o), &outdir))
+	if (prepare_output(output_dir(o), &out))
 		return UST_EXIT_FAILURE;
-	ret = cli_summary_dir_create(outdir, &sumdir);
+	outdir = out.path;
+	ret = cli_summary_dir_create(&out, &sumdir);
 	if (ret) {
 		cli_error("cannot write to output directory '%s': %s",
 			  outdir, strerror(-ret));
@@ -561,13 +575,16 @@ static int record_session(const struct record_opts *o)
 		ret = ret == -ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC;
 		goto remove_sumdir;
 	}
-	report(o, sumdir, left > 0);
+	failed = report(o, sumdir, left > 0);
 	ret = exit_status_of(status);
+	/* CMD's status, unless it succeeded and its tracing failed. */
+	if (!ret && (failed || left > 0))
+		ret = UST_EXIT_FAILURE;
 remove_sumdir:
 	cli_summary_dir_remove(sumdir);
 	free(sumdir);
 out:
-	free(outdir);
+	ust__safe_dir_close(&out);
 	return ret;
 }
 

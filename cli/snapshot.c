@@ -22,7 +22,7 @@
 #include "cli.h"
 #include "common/clock.h"
 #include "abi/flight.h"
-#include "common/fs.h"
+#include "common/safepath.h"
 #include "common/parse.h"
 #include "shm/map.h"
 
@@ -131,24 +131,27 @@ static int request_wait(struct ust_flight *f, uint32_t done, uint64_t deadline)
 	return 0;
 }
 
-/* `-o DIR`, created if needed, as an absolute path the consumer can use. */
+/*
+ * `-o DIR`, created if needed, opened by the walk of common/safepath.h
+ * (the consumer walks it again), as the physical path the consumer gets.
+ */
 static int output_resolve(const char *dir, char *abs)
 {
-	bool created;
-	int ret = ust__mkdir_p(dir, &created);
+	char note[PATH_MAX + 256], err[2 * PATH_MAX];
+	struct ust_safe_dir d;
 
-	if (ret) {
-		cli_error("cannot create '%s': %s", dir, strerror(-ret));
+	if (ust__output_open(dir, &d, note, sizeof(note), err, sizeof(err))) {
+		cli_error("cannot use output directory '%s': %s", dir, err);
 		return -1;
 	}
-	if (!realpath(dir, abs)) {
-		cli_error("'%s': %s", dir, strerror(errno));
+	if (note[0])
+		cli_error("%s", note);
+	ust__safe_dir_close(&d);
+	if (strlen(d.path) >= UST_FLIGHT_PATH_MAX - 64) {
+		cli_error("'%s': path too long for a snapshot request", d.path);
 		return -1;
 	}
-	if (strlen(abs) >= UST_FLIGHT_PATH_MAX - 64) {
-		cli_error("'%s': path too long for a snapshot request", abs);
-		return -1;
-	}
+	memcpy(abs, d.path, strlen(d.path) + 1);
 	return 0;
 }
 

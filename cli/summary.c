@@ -53,27 +53,29 @@ void cli_summary_dir_remove(const char *path)
  * Reuse only a real directory that we own: in a shared, sticky output
  * directory, anything else may be another user's trap.
  */
-static int reclaim_stale(const char *path)
+static int reclaim_stale(const struct ust_safe_dir *out, const char *name,
+			 const char *path)
 {
 	struct stat st;
 
-	if (lstat(path, &st))
+	if (fstatat(out->fd, name, &st, AT_SYMLINK_NOFOLLOW))
 		return -errno;
 	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid())
 		return -EEXIST;
 	cli_summary_dir_remove(path);
-	return mkdir(path, 0700) ? -errno : 0;
+	return mkdirat(out->fd, name, 0700) ? -errno : 0;
 }
 
-int cli_summary_dir_create(const char *outdir, char **path)
+int cli_summary_dir_create(const struct ust_safe_dir *out, char **path)
 {
-	char *p;
+	char name[32], *p;
 	int ret = 0;
 
-	if (asprintf(&p, "%s/.ust-record-%ld", outdir, (long)getpid()) < 0)
+	snprintf(name, sizeof(name), ".ust-record-%ld", (long)getpid());
+	if (asprintf(&p, "%s%s%s", out->path, strcmp(out->path, "/") ? "/" : "", name) < 0)
 		return -ENOMEM;
-	if (mkdir(p, 0700))
-		ret = errno == EEXIST ? reclaim_stale(p) : -errno;
+	if (mkdirat(out->fd, name, 0700))
+		ret = errno == EEXIST ? reclaim_stale(out, name, p) : -errno;
 	if (ret) {
 		free(p);
 		return ret;
@@ -113,6 +115,8 @@ static int add_snapshot(struct cli_trace_summary *t, const char *path)
 /* The counter that `key` names, or NULL. */
 static uint64_t *counter_of(struct cli_trace_summary *t, const char *key)
 {
+	if (!strcmp(key, UST_SUMMARY_KEY_PID))
+		return &t->pid;
 	if (!strcmp(key, UST_SUMMARY_KEY_EVENTS))
 		return &t->events;
 	if (!strcmp(key, UST_SUMMARY_KEY_LOST))
@@ -224,12 +228,17 @@ int cli_summary_read(const char *path, struct ust_summary *sum)
 {
 	struct dirent *de;
 	DIR *d;
-	int ret = 0;
+	int fd, ret = 0;
 
 	memset(sum, 0, sizeof(*sum));
-	d = opendir(path);
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	d = fd < 0 ? NULL : fdopendir(fd);
+	if (!d) {
+		ret = errno == ENOENT ? 0 : -errno;
+		if (fd >= 0)
+			close(fd);
+		return ret;
+	}
 	while (!ret && (de = readdir(d))) {
 		if (is_summary_name(de->d_name))
 			ret = add_trace(sum, dirfd(d), de->d_name);
@@ -277,14 +286,23 @@ static void format_bytes(uint64_t bytes, char *buf, size_t len)
 	snprintf(buf, len, "%.1f %s", v, units[i]);
 }
 
+/* A consumer that could not even create its trace directory. */
+static bool no_trace(const struct cli_trace_summary *t)
+{
+	return !t->dir || !t->dir[0];
+}
+
 static void print_totals(const struct ust_summary *sum, FILE *out,
 			 uint64_t *lost_total)
 {
 	uint64_t events = 0, lost = 0, bytes = 0, dropped = 0;
+	size_t i, nr = 0;
 	char size[32];
-	size_t i;
 
 	for (i = 0; i < sum->nr; i++) {
+		if (no_trace(&sum->traces[i]))
+			continue;
+		nr++;
 		events += sum->traces[i].events;
 		lost += sum->traces[i].lost;
 		bytes += sum->traces[i].bytes;
@@ -292,7 +310,7 @@ static void print_totals(const struct ust_summary *sum, FILE *out,
 	}
 	format_bytes(bytes, size, sizeof(size));
 	fprintf(out, "%s: %zu trace%s, %" PRIu64 " event%s written, %" PRIu64
-		" lost, %s", cli_prog, sum->nr, plural(sum->nr), events,
+		" lost, %s", cli_prog, nr, plural(nr), events,
 		plural(events), lost, size);
 	if (dropped)
 		fprintf(out, ", %" PRIu64 " packet%s dropped", dropped,
@@ -315,12 +333,38 @@ static void print_trace(const struct cli_trace_summary *t, FILE *out)
 		fprintf(out, "%s:     snapshot %.*s\n", cli_prog, (int)(nl - p), p);
 }
 
+/* "error: DIR: message", or "error: process PID: message" without a trace. */
+static void print_error(const struct cli_trace_summary *t, FILE *out)
+{
+	if (!no_trace(t))
+		fprintf(out, "%s: error: %s: %s\n", cli_prog, t->dir, t->error);
+	else if (t->pid)
+		fprintf(out, "%s: error: process %" PRIu64 ": %s\n", cli_prog, t->pid,
+			t->error ? t->error : "no trace directory");
+	else
+		fprintf(out, "%s: error: %s\n", cli_prog,
+			t->error ? t->error : "a consumer wrote no trace directory");
+}
+
+bool cli_summary_failed(const struct ust_summary *sum)
+{
+	size_t i;
+
+	for (i = 0; i < sum->nr; i++) {
+		if (sum->traces[i].error || no_trace(&sum->traces[i]))
+			return true;
+	}
+	return false;
+}
+
 void cli_summary_print(const struct ust_summary *sum, FILE *out,
 		       const char *cmd, bool running, bool lost_hint)
 {
+	size_t i, nr = 0;
 	uint64_t lost;
-	size_t i;
 
+	for (i = 0; i < sum->nr; i++)
+		nr += !no_trace(&sum->traces[i]);
 	if (!sum->nr && running)
 		return;
 	if (!sum->nr) {
@@ -328,13 +372,17 @@ void cli_summary_print(const struct ust_summary *sum, FILE *out,
 			cli_prog, cmd);
 		return;
 	}
-	print_totals(sum, out, &lost);
-	for (i = 0; i < sum->nr; i++)
-		print_trace(&sum->traces[i], out);
+	if (nr)
+		print_totals(sum, out, &lost);
+	else
+		lost = 0;
 	for (i = 0; i < sum->nr; i++) {
-		if (sum->traces[i].error)
-			fprintf(out, "%s: error: %s: %s\n", cli_prog,
-				sum->traces[i].dir, sum->traces[i].error);
+		if (!no_trace(&sum->traces[i]))
+			print_trace(&sum->traces[i], out);
+	}
+	for (i = 0; i < sum->nr; i++) {
+		if (sum->traces[i].error || no_trace(&sum->traces[i]))
+			print_error(&sum->traces[i], out);
 	}
 	if (lost && lost_hint)
 		fprintf(out, "%s: %" PRIu64 " event%s lost: the buffers filled up; "

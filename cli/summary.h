@@ -9,7 +9,8 @@
  * writes one `<name>.summary` file there when it finishes a trace (under a
  * hidden name first, then renamed), with `key=value` lines:
  *
- *	dir=/tmp/ltt-usertrace/app-1234-20261121-061500
+ *	pid=1234		the traced process
+ *	dir=/tmp/ltt-usertrace/0/app-1234-20261121-061500
  *	events=1000000		records written to disk
  *	lost=0			records refused or overwritten
  *	packets=97		packets written
@@ -28,10 +29,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/safepath.h"
+
 #define UST_SUMMARY_SUFFIX	".summary"
 
 struct cli_trace_summary {
-	char *dir;		/* trace directory; the file name if not given */
+	uint64_t pid;		/* the traced process, 0 when not said */
+	char *dir;		/* trace directory; "" when it could not be made */
 	uint64_t events;	/* records written */
 	uint64_t lost;		/* records lost */
 	uint64_t packets;	/* packets written */
@@ -48,11 +52,12 @@ struct ust_summary {
 };
 
 /*
- * Create `outdir`/.ust-record-<pid> with mode 0700 (a stale one of ours
- * from an earlier process with the same pid is emptied and reused).  On
- * success *path is its malloc'd path.  Returns 0 or -errno.
+ * Create .ust-record-<pid> with mode 0700 in the output directory `out`
+ * (a stale one of ours from an earlier process with the same pid is
+ * emptied and reused).  On success *path is its malloc'd path.  Returns
+ * 0 or -errno.
  */
-int cli_summary_dir_create(const char *outdir, char **path);
+int cli_summary_dir_create(const struct ust_safe_dir *out, char **path);
 
 /* Remove the summary directory and every file in it. */
 void cli_summary_dir_remove(const char *path);
@@ -71,6 +76,13 @@ int cli_summary_read(const char *path, struct ust_summary *sum);
  */
 void cli_summary_print(const struct ust_summary *sum, FILE *out,
 		       const char *cmd, bool running, bool lost_hint);
+
+/*
+ * Whether tracing failed somewhere: a consumer that reported an error
+ * (it could not start, or could not write all it had).  `ust record`
+ * then exits non-zero even when CMD succeeded.
+ */
+bool cli_summary_failed(const struct ust_summary *sum);
 
 void cli_summary_release(struct ust_summary *sum);
 

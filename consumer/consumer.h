@@ -25,6 +25,7 @@
 #include "abi/consumerd.h"
 #include "abi/shm.h"
 #include "common/clock.h"
+#include "common/safepath.h"
 #include "ctf/format.h"
 #include "shm/map.h"
 #include "shm/packet.h"
@@ -98,10 +99,11 @@ void cd_output_stop(struct consumer *c, const char *name, int err);
 int cd_output_append(struct consumer *c, int fd, uint64_t *size,
 		  const void *buf, size_t len, const char *name);
 int cd_summary_write(const struct consumer *c, int dirfd, int pid);
-int cd_output_open_parent(const char *dir, char *err, size_t errlen);
+int cd_output_open_parent(const char *dir, struct ust_safe_dir *d,
+			  char *err, size_t errlen);
 int cd_output_make_dir(int parent, const char *base, char *name, size_t len);
 int cd_output_write_all(int fd, const void *data, size_t len);
-char *cd_output_join_path(const char *dir, const char *name);
+char *cd_output_join_path(const struct ust_safe_dir *d, const char *name);
 void cd_sanitize_name(char *s);
 
 /* metadata.c */

@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <popt.h>
 #include <setjmp.h>
@@ -312,6 +313,20 @@ static void consumer_run(struct consumer *c, const struct options *o, int pidfd,
 	drain_guarded(c, true);
 }
 
+/* The summary directory, opened by the walk of common/safepath.h. */
+static int summary_dir_open(const char *path)
+{
+	struct ust_safe_dir d;
+	char err[2 * PATH_MAX];
+
+	if (ust__safe_dir_open(path, 0, 0, &d, err, sizeof(err))) {
+		fprintf(stderr, CONSUMER_NAME ": cannot open summary directory '%s': %s\n",
+			path, err);
+		return -1;
+	}
+	return d.fd;
+}
+
 int main(int argc, const char **argv)
 {
 	struct consumer c;
@@ -328,12 +343,8 @@ int main(int argc, const char **argv)
 	c.out_fd = -1;
 	c.meta_fd = -1;
 	c.pidfd = -1;
-	if (o.summary_dir) {
-		sumfd = open(o.summary_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (sumfd < 0)
-			fprintf(stderr, CONSUMER_NAME ": cannot open summary directory '%s': %s\n",
-				o.summary_dir, strerror(errno));
-	}
+	if (o.summary_dir)
+		sumfd = summary_dir_open(o.summary_dir);
 	pidfd = open_pidfd(&o);
 	c.pidfd = pidfd;
 	if (pidfd < 0) {

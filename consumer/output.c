@@ -22,7 +22,7 @@
 
 #include "abi/env.h"
 #include "consumer.h"
-#include "common/fs.h"
+#include "common/safepath.h"
 
 #define MAX_SUFFIX	1000
 
@@ -42,37 +42,23 @@ void cd_sanitize_name(char *s)
 }
 
 /*
- * Open (creating it like `mkdir -p`) the output directory.  The default
- * /tmp/ltt-usertrace is shared like /tmp: created 1777, and it must be a
- * real directory owned by root or by us, or another user could read our
- * traces.
+ * Open (creating it like `mkdir -p`) the directory that receives trace
+ * directories, by the walk of common/safepath.h: no link and no other
+ * user's directory in a world-writable one; the default location is the
+ * user's own folder in it.  A fallback is said on stderr.
  */
-int cd_output_open_parent(const char *dir, char *err, size_t errlen)
+int cd_output_open_parent(const char *dir, struct ust_safe_dir *d,
+			  char *err, size_t errlen)
 {
-	bool shared = !strcmp(dir, UST_DEFAULT_OUTPUT);
-	struct stat st;
-	bool created;
-	int fd, ret;
+	char note[PATH_MAX + 256], why[PATH_MAX + 160];
+	int ret;
 
-	ret = ust__mkdir_p(dir, &created);
-	if (ret) {
-		snprintf(err, errlen, "cannot create '%s': %s", dir, strerror(-ret));
-		return ret;
-	}
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (shared ? O_NOFOLLOW : 0));
-	if (fd < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "cannot open '%s': %s", dir, strerror(errno));
-		return ret;
-	}
-	if (shared && (fstat(fd, &st) || (st.st_uid != 0 && st.st_uid != geteuid()))) {
-		snprintf(err, errlen, "'%s' belongs to another user", dir);
-		close(fd);
-		return -EPERM;
-	}
-	if (shared && created)
-		fchmod(fd, 01777);	/* the umask took the write bits */
-	return fd;
+	ret = ust__output_open(dir, d, note, sizeof(note), why, sizeof(why));
+	if (ret)
+		snprintf(err, errlen, "cannot use output directory '%s': %s", dir, why);
+	else if (note[0])
+		fprintf(stderr, CONSUMER_NAME ": %s\n", note);
+	return ret;
 }
 
 /*
@@ -106,14 +92,12 @@ int cd_output_make_dir(int parent, const char *base, char *name, size_t len)
 	return -EEXIST;
 }
 
-/* The absolute path of `name` in `dir`, for messages and the summary. */
-char *cd_output_join_path(const char *dir, const char *name)
+/* The path of `name` in the directory `d`, for messages and the summary. */
+char *cd_output_join_path(const struct ust_safe_dir *d, const char *name)
 {
-	char real[PATH_MAX], *out;
+	char *out;
 
-	if (!realpath(dir, real))
-		snprintf(real, sizeof(real), "%s", dir);
-	if (asprintf(&out, "%s/%s", real, name) < 0)
+	if (asprintf(&out, "%s%s%s", d->path, strcmp(d->path, "/") ? "/" : "", name) < 0)
 		return NULL;
 	return out;
 }
@@ -121,15 +105,17 @@ char *cd_output_join_path(const char *dir, const char *name)
 int cd_output_create_trace_dir(struct consumer *c, const char *dir,
 			    const char *procname, int pid)
 {
-	char proc[sizeof(c->shm.procname)], base[96], name[112], err[PATH_MAX + 64];
+	char proc[sizeof(c->shm.procname)], base[96], name[112], err[2 * PATH_MAX];
+	struct ust_safe_dir parent;
 	struct tm tm;
 	time_t now = time(NULL);
-	int parent, fd;
+	int fd;
 
-	parent = cd_output_open_parent(dir, err, sizeof(err));
-	if (parent < 0) {
+	fd = cd_output_open_parent(dir, &parent, err, sizeof(err));
+	if (fd < 0) {
 		fprintf(stderr, CONSUMER_NAME ": %s\n", err);
-		return parent;
+		snprintf(c->error, sizeof(c->error), "%.*s", (int)sizeof(c->error) - 1, err);
+		return fd;
 	}
 	snprintf(proc, sizeof(proc), "%s", procname[0] ? procname : "unknown");
 	cd_sanitize_name(proc);
@@ -137,15 +123,16 @@ int cd_output_create_trace_dir(struct consumer *c, const char *dir,
 	snprintf(base, sizeof(base), "%s-%d-%04d%02d%02d-%02d%02d%02d", proc, pid,
 		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
 		 tm.tm_min, tm.tm_sec);
-	fd = cd_output_make_dir(parent, base, name, sizeof(name));
+	fd = cd_output_make_dir(parent.fd, base, name, sizeof(name));
 	if (fd < 0) {
-		fprintf(stderr, CONSUMER_NAME ": cannot create a trace directory in '%s': %s\n",
-			dir, strerror(-fd));
-		close(parent);
+		snprintf(c->error, sizeof(c->error), "cannot create a trace directory in '%.*s': %s",
+			 (int)sizeof(c->error) / 2, parent.path, strerror(-fd));
+		fprintf(stderr, CONSUMER_NAME ": %s\n", c->error);
+		ust__safe_dir_close(&parent);
 		return fd;
 	}
-	c->out_path = cd_output_join_path(dir, name);
-	close(parent);
+	c->out_path = cd_output_join_path(&parent, name);
+	ust__safe_dir_close(&parent);
 	if (!c->out_path) {
 		close(fd);
 		return -ENOMEM;
@@ -243,11 +230,12 @@ int cd_output_write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
-static int summary_format(const struct consumer *c, char **text)
+static int summary_format(const struct consumer *c, int pid, char **text)
 {
 	int n;
 
 	n = asprintf(text,
+		     UST_SUMMARY_KEY_PID "=%d\n"
 		     UST_SUMMARY_KEY_DIR "=%s\n"
 		     UST_SUMMARY_KEY_EVENTS "=%" PRIu64 "\n"
 		     UST_SUMMARY_KEY_LOST "=%" PRIu64 "\n"
@@ -255,7 +243,7 @@ static int summary_format(const struct consumer *c, char **text)
 		     UST_SUMMARY_KEY_PACKETS_DROPPED "=%" PRIu64 "\n"
 		     UST_SUMMARY_KEY_PACKETS_UNWRITTEN "=%" PRIu64 "\n"
 		     UST_SUMMARY_KEY_BYTES "=%" PRIu64 "\n%s%s%s%s",
-		     c->out_path ? c->out_path : "", c->stats.events,
+		     pid, c->out_path ? c->out_path : "", c->stats.events,
 		     c->streams ? cd_streams_lost(c) : 0, c->stats.packets,
 		     c->stats.packets_dropped, c->stats.packets_unwritten,
 		     c->stats.bytes, c->error[0] ? UST_SUMMARY_KEY_ERROR "=" : "", c->error,
@@ -295,7 +283,7 @@ int cd_summary_write(const struct consumer *c, int dirfd, int pid)
 	char tmp[64], final[64], *text;
 	int fd, ret;
 
-	ret = summary_format(c, &text);
+	ret = summary_format(c, pid, &text);
 	if (ret)
 		return ret;
 	snprintf(tmp, sizeof(tmp), ".%d.summary.tmp", (int)getpid());

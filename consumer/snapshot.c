@@ -391,35 +391,37 @@ static void snap_uuid(uint8_t uuid[16], const uint8_t trace[16])
 
 /*
  * Create `<trace dir name>-snapshot-<n>-<reason>` in `out_dir` (empty:
- * next to the trace directory).  Returns its fd; its path in `path`.
+ * next to the trace directory), opened by the walk of common/safepath.h.
+ * Returns its fd; its path in `path`.
  */
 static int snap_dir(struct consumer *c, const char *out_dir, const char *reason,
 		    char *path, size_t len)
 {
 	const char *slash = strrchr(c->out_path, '/');
-	char parent[UST_FLIGHT_PATH_MAX], base[256], name[272], why[UST_FLIGHT_PATH_MAX + 64];
+	char parent[UST_FLIGHT_PATH_MAX], base[256], name[272], why[2 * PATH_MAX];
+	struct ust_safe_dir pd;
 	char *joined;
-	int pfd, fd;
+	int fd;
 
 	if (out_dir[0])
 		snprintf(parent, sizeof(parent), "%s", out_dir);
 	else
 		snprintf(parent, sizeof(parent), "%.*s", (int)(slash - c->out_path),
 			 c->out_path);
-	pfd = cd_output_open_parent(parent, why, sizeof(why));
-	if (pfd < 0) {
+	fd = cd_output_open_parent(parent, &pd, why, sizeof(why));
+	if (fd < 0) {
 		fprintf(stderr, CONSUMER_NAME ": snapshot: %s\n", why);
-		return pfd;
+		return fd;
 	}
 	snprintf(base, sizeof(base), "%s-snapshot-%u-%s", slash + 1, c->nr_snapshots + 1,
 		 reason);
-	fd = cd_output_make_dir(pfd, base, name, sizeof(name));
-	close(pfd);
-	if (fd < 0)
-		return fd;
-	joined = cd_output_join_path(parent, name);
-	snprintf(path, len, "%s", joined ? joined : name);
-	free(joined);
+	fd = cd_output_make_dir(pd.fd, base, name, sizeof(name));
+	if (fd >= 0) {
+		joined = cd_output_join_path(&pd, name);
+		snprintf(path, len, "%s", joined ? joined : name);
+		free(joined);
+	}
+	ust__safe_dir_close(&pd);
 	return fd;
 }
 

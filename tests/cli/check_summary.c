@@ -20,13 +20,17 @@
 #define BASE_TEMPLATE	"/tmp/ust-check-summary.XXXXXX"
 
 static char base[sizeof(BASE_TEMPLATE)];
+static struct ust_safe_dir out;
 static char *sumdir;
 
 static void setup(void)
 {
+	char err[256];
+
 	memcpy(base, BASE_TEMPLATE, sizeof(base));
 	ck_assert_ptr_nonnull(mkdtemp(base));
-	ck_assert_int_eq(cli_summary_dir_create(base, &sumdir), 0);
+	ck_assert_int_eq(ust__safe_dir_open(base, 0, 0, &out, err, sizeof(err)), 0);
+	ck_assert_int_eq(cli_summary_dir_create(&out, &sumdir), 0);
 	cli_prog = "ust record";
 }
 
@@ -34,6 +38,7 @@ static void teardown(void)
 {
 	char cmd[PATH_MAX + 16];
 
+	ust__safe_dir_close(&out);
 	free(sumdir);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
 	ck_assert_int_eq(system(cmd), 0);
@@ -83,7 +88,7 @@ START_TEST(test_dir_stale_reused)
 	char *again;
 
 	write_file("old.summary", "events=1\n");
-	ck_assert_int_eq(cli_summary_dir_create(base, &again), 0);
+	ck_assert_int_eq(cli_summary_dir_create(&out, &again), 0);
 	ck_assert_str_eq(again, sumdir);
 	free(again);
 	/* Emptied: nothing of the old session is read. */
@@ -97,7 +102,7 @@ START_TEST(test_dir_not_ours)
 
 	ck_assert_int_eq(rmdir(sumdir), 0);
 	ck_assert_int_eq(symlink("/", sumdir), 0);
-	ck_assert_int_eq(cli_summary_dir_create(base, &again), -EEXIST);
+	ck_assert_int_eq(cli_summary_dir_create(&out, &again), -EEXIST);
 	ck_assert_int_eq(unlink(sumdir), 0);
 }
 END_TEST

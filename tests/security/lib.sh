@@ -1,0 +1,69 @@
+# lib.sh - the security tests: real programs run as unprivileged users,
+# each test in a private /tmp (sourced, POSIX sh).
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The default output location (/tmp/ltt-usertrace) is one path shared by
+# the whole machine, so each test runs its scenario in a mount namespace
+# of its own whose /tmp is a fresh tmpfs (mode 1777, as /tmp): what the
+# scenario plants there or creates is seen by nobody else and vanishes
+# with it.  The programs it runs (ust, ust-consumerd, faultapp, libust)
+# are copied to /tmp/stage in that tmpfs, readable by everybody: the
+# build tree may sit in a private (0700) directory, or under the /tmp
+# that the new one hides.  Two users are created for the test (useradd)
+# and removed at exit.  Without root, unshare, setpriv or useradd, the
+# tests SKIP with the reason.
+set -eu
+
+: "${top_builddir:?run from make check}"
+: "${top_srcdir:?run from make check}"
+
+fail() { echo "FAIL: $*"; exit 1; }
+skip() { echo "SKIP: $*"; exit 77; }
+
+[ "$(id -u)" = 0 ] || skip "needs root (to create users and a private /tmp)"
+for c in unshare setpriv useradd userdel; do
+	command -v $c >/dev/null || skip "$c is missing"
+done
+unshare -m true 2>/dev/null || skip "cannot create a mount namespace here"
+[ -x "$top_builddir/tests/faults/faultapp" ] ||
+	skip "tests/faults/faultapp is not built (make -C tests/faults faultapp)"
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/ust-security.XXXXXX")
+USER_A=ust$$a
+USER_B=ust$$b
+cleanup() {
+	userdel "$USER_A" 2>/dev/null || true
+	userdel "$USER_B" 2>/dev/null || true
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+for u in "$USER_A" "$USER_B"; do
+	useradd --system --no-create-home --shell /bin/sh "$u" ||
+		skip "useradd $u failed"
+done
+
+# The programs the scenario runs, libust and the helpers, in $WORK/stage.
+mkdir -p "$WORK/stage/bin" "$WORK/stage/lib"
+cp "$top_builddir/cli/ust" "$top_builddir/consumer/ust-consumerd" \
+	"$top_builddir/tests/faults/faultapp" "$WORK/stage/bin/"
+cp -L "$top_builddir/libust/.libs/libust.so.0" "$WORK/stage/lib/"
+cp "$top_srcdir/tests/security/scenario.sh" "$WORK/stage/"
+
+# run_scenario: the test's stdin, a shell script, run as root after
+# scenario.sh (the helpers) in a mount namespace whose /tmp is a new
+# tmpfs holding the stage (/tmp/stage).  Its exit status is returned.
+run_scenario() {
+	cat >"$WORK/stage/test.sh"
+	chmod -R a+rX "$WORK/stage"
+	mkdir "$WORK/newtmp"
+	unshare -m sh -c '
+		set -e
+		mount --make-rprivate /
+		mount -t tmpfs -o mode=1777,size=64m ust-test-tmp "$1/newtmp"
+		cp -a "$1/stage" "$1/newtmp/stage"
+		mount --move "$1/newtmp" /tmp
+		cd /
+		exec env USER_A="$2" USER_B="$3" \
+			sh -c ". /tmp/stage/scenario.sh && . /tmp/stage/test.sh"
+	' sh "$WORK" "$USER_A" "$USER_B"
+}
