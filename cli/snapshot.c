@@ -102,30 +102,16 @@ static int request_claim(struct ust_flight *f, uint64_t deadline)
 
 /*
  * Wait for the consumer to count our request done.  On timeout, take the
- * request back if it is still pending, so the process is not left frozen.
+ * request back if the consumer has not begun it, so the process is not
+ * left frozen (-ETIMEDOUT); once it is being served, it is the
+ * consumer's to finish (-EINPROGRESS).
  */
 static int request_wait(struct ust_flight *f, uint32_t done, uint64_t deadline)
 {
-	uint32_t pending = UST_FLIGHT_PENDING;
-
 	/* I10, acquire: pairs with the consumer's release of `done` after the result. */
 	while (__atomic_load_n(&f->done, __ATOMIC_ACQUIRE) == done) {
-		if (past(deadline)) {
-			/*
-			 * I10, acq-rel, partner: the consumer's acquire load of
-			 * PENDING (consumer/snapshot.c, flight_poll()).  The
-			 * state has no "being served" value, so this also
-			 * succeeds against a consumer that is still copying:
-			 * the writers may then lap it (its copies detect that
-			 * and are dropped), and its final store of IDLE could
-			 * land on a newer claim.  Only after --timeout (10 s).
-			 */
-			if (__atomic_compare_exchange_n(&f->state, &pending, UST_FLIGHT_IDLE,
-							0, __ATOMIC_ACQ_REL,
-							__ATOMIC_RELAXED))
-				__atomic_store_n(&f->frozen, 0, __ATOMIC_RELEASE);
-			return -ETIMEDOUT;
-		}
+		if (past(deadline))
+			return ust__flight_take_back(f) ? -ETIMEDOUT : -EINPROGRESS;
 		sleep_poll();
 	}
 	return 0;
@@ -163,6 +149,7 @@ static int snapshot_request(const struct shm_map *m, pid_t pid,
 	uint64_t deadline = deadline_after(o->timeout);
 	char path[UST_FLIGHT_PATH_MAX];
 	uint32_t done;
+	int ret;
 
 	if (m->chan[0].mode != UST_MODE_FLIGHT) {
 		cli_error("process %d does not trace in flight-recorder mode (start it "
@@ -177,7 +164,13 @@ static int snapshot_request(const struct shm_map *m, pid_t pid,
 	}
 	done = ust__flight_publish(f, ust__clock_read(m->clock_kind),
 				  o->reason ? o->reason : "manual", out_dir);
-	if (request_wait(f, done, deadline)) {
+	ret = request_wait(f, done, deadline);
+	if (ret == -EINPROGRESS) {
+		cli_error("process %d: the snapshot is still being written after %d s; "
+			  "not waiting for it", (int)pid, o->timeout);
+		return UST_EXIT_FAILURE;
+	}
+	if (ret) {
 		cli_error("process %d: no snapshot after %d s (is its ust-consumerd "
 			  "still running?)", (int)pid, o->timeout);
 		return UST_EXIT_FAILURE;
