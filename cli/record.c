@@ -28,6 +28,7 @@
 #include "cli.h"
 #include "kernel.h"
 #include "outdir.h"
+#include "rescue.h"
 #include "summary.h"
 #include "supervise.h"
 
@@ -520,7 +521,7 @@ static const char *base_name(const char *path)
  * failed somewhere (a consumer could not start, or not write all).
  */
 static bool report(const struct record_opts *o, const char *sumdir,
-		   bool running)
+		   const struct cli_rescue *rescue, bool running)
 {
 	struct ust_summary sum;
 	bool failed;
@@ -530,6 +531,7 @@ static bool report(const struct record_opts *o, const char *sumdir,
 	if (ret)
 		cli_error("cannot read the trace summaries in '%s': %s",
 			  sumdir, strerror(-ret));
+	cli_rescue_report(rescue, &sum);
 	cli_summary_print(&sum, stderr, base_name(o->cmd[0]), running,
 			  !o->overwrite);
 	failed = ret || cli_summary_failed(&sum);
@@ -540,6 +542,8 @@ static bool report(const struct record_opts *o, const char *sumdir,
 static int record_session(const struct record_opts *o)
 {
 	enum cli_kernel_start kernel = UST_KERNEL_UNAVAILABLE;
+	struct cli_supervise_hooks hooks = { .fd = -1 };
+	struct cli_rescue rescue = { .ino = -1 };
 	struct ust_safe_dir out;
 	const char *outdir;
 	char *sumdir = NULL;
@@ -567,7 +571,10 @@ static int record_session(const struct record_opts *o)
 		ret = UST_EXIT_USAGE;
 		goto remove_sumdir;
 	}
-	ret = cli_supervise(o->cmd, RECORD_CONSUMER_TIMEOUT_S, &status, &left);
+	/* Without inotify, dead consumers are only reported, not replaced. */
+	if (cli_rescue_init(&rescue, sumdir, outdir) == 0)
+		cli_rescue_hooks(&rescue, &hooks);
+	ret = cli_supervise(o->cmd, RECORD_CONSUMER_TIMEOUT_S, &hooks, &status, &left);
 	if (kernel == UST_KERNEL_RUNNING)
 		cli_kernel_stop(kernel_pid);
 	if (ret) {
@@ -575,12 +582,13 @@ static int record_session(const struct record_opts *o)
 		ret = ret == -ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC;
 		goto remove_sumdir;
 	}
-	failed = report(o, sumdir, left > 0);
+	failed = report(o, sumdir, &rescue, left > 0);
 	ret = exit_status_of(status);
 	/* CMD's status, unless it succeeded and its tracing failed. */
 	if (!ret && (failed || left > 0))
 		ret = UST_EXIT_FAILURE;
 remove_sumdir:
+	cli_rescue_release(&rescue);
 	cli_summary_dir_remove(sumdir);
 	free(sumdir);
 out:

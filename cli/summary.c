@@ -85,7 +85,7 @@ int cli_summary_dir_create(const struct ust_safe_dir *out, char **path)
 }
 
 /* Append `msg` to the trace's error text, "; " between messages. */
-static int add_error(struct cli_trace_summary *t, const char *msg)
+int cli_summary_add_error(struct cli_trace_summary *t, const char *msg)
 {
 	char *joined;
 
@@ -100,16 +100,21 @@ static int add_error(struct cli_trace_summary *t, const char *msg)
 	return 0;
 }
 
-/* Append snapshot `path` to the trace's list. */
-static int add_snapshot(struct cli_trace_summary *t, const char *path)
+/* Append `line` to the "\n"-terminated lines of `*list`. */
+static int add_line(char **list, const char *line)
 {
 	char *joined;
 
-	if (asprintf(&joined, "%s%s\n", t->snapshots ? t->snapshots : "", path) < 0)
+	if (asprintf(&joined, "%s%s\n", *list ? *list : "", line) < 0)
 		return -ENOMEM;
-	free(t->snapshots);
-	t->snapshots = joined;
+	free(*list);
+	*list = joined;
 	return 0;
+}
+
+int cli_summary_add_note(struct cli_trace_summary *t, const char *msg)
+{
+	return add_line(&t->notes, msg);
 }
 
 /* The counter that `key` names, or NULL. */
@@ -121,6 +126,8 @@ static uint64_t *counter_of(struct cli_trace_summary *t, const char *key)
 		return &t->events;
 	if (!strcmp(key, UST_SUMMARY_KEY_LOST))
 		return &t->lost;
+	if (!strcmp(key, UST_SUMMARY_KEY_UNWRITTEN))
+		return &t->unwritten;
 	if (!strcmp(key, UST_SUMMARY_KEY_PACKETS))
 		return &t->packets;
 	if (!strcmp(key, UST_SUMMARY_KEY_PACKETS_DROPPED))
@@ -139,12 +146,16 @@ static int parse_line(struct cli_trace_summary *t, char *line)
 
 	value = strchr(line, '=');
 	if (!value)
-		return *line ? add_error(t, "malformed summary line") : 0;
+		return *line ? cli_summary_add_error(t, "malformed summary line") : 0;
 	*value++ = '\0';
 	if (!strcmp(line, UST_SUMMARY_KEY_ERROR))
-		return add_error(t, value);
+		return cli_summary_add_error(t, value);
+	if (!strcmp(line, UST_SUMMARY_KEY_END)) {
+		t->complete = !strcmp(value, "1");
+		return 0;
+	}
 	if (!strcmp(line, UST_SUMMARY_KEY_SNAPSHOT))
-		return add_snapshot(t, value);
+		return add_line(&t->snapshots, value);
 	if (!strcmp(line, UST_SUMMARY_KEY_DIR)) {
 		free(t->dir);
 		t->dir = strdup(value);
@@ -155,9 +166,39 @@ static int parse_line(struct cli_trace_summary *t, char *line)
 		return 0;
 	if (asprintf(&msg, "malformed summary value '%s=%s'", line, value) < 0)
 		return -ENOMEM;
-	ret = add_error(t, msg);
+	ret = cli_summary_add_error(t, msg);
 	free(msg);
 	return ret;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t len = strlen(s), slen = strlen(suffix);
+
+	return len > slen && !strcmp(s + len - slen, suffix);
+}
+
+/* "x.summary", not hidden: a consumer's finished summary. */
+static bool is_summary_name(const char *name)
+{
+	return name[0] != '.' && ends_with(name, UST_SUMMARY_SUFFIX);
+}
+
+/* ".<consumer pid>.summary.tmp": one a consumer began; 0 if not. */
+static uint64_t begun_summary_consumer(const char *name)
+{
+	uint64_t pid;
+	char *copy;
+	int ret;
+
+	if (name[0] != '.' || !ends_with(name, UST_SUMMARY_SUFFIX ".tmp"))
+		return 0;
+	copy = strndup(name + 1, strlen(name) - 1 - strlen(UST_SUMMARY_SUFFIX ".tmp"));
+	if (!copy)
+		return 0;
+	ret = ust__parse_u64(copy, &pid);
+	free(copy);
+	return ret ? 0 : pid;
 }
 
 /* Read one summary file, `name` in the directory `dfd`. */
@@ -184,21 +225,12 @@ static int read_file(int dfd, const char *name, struct cli_trace_summary *t)
 	}
 	free(line);
 	fclose(f);
-	if (!ret && !t->dir) {
+	if (!ret && !t->dir && is_summary_name(name)) {
 		t->dir = strndup(name, strlen(name) - strlen(UST_SUMMARY_SUFFIX));
 		if (!t->dir)
 			ret = -ENOMEM;
 	}
 	return ret;
-}
-
-/* "x.summary", not hidden (consumers write hidden files, then rename). */
-static bool is_summary_name(const char *name)
-{
-	size_t len = strlen(name), slen = strlen(UST_SUMMARY_SUFFIX);
-
-	return name[0] != '.' && len > slen &&
-	       !strcmp(name + len - slen, UST_SUMMARY_SUFFIX);
 }
 
 static int add_trace(struct ust_summary *sum, int dfd, const char *name)
@@ -240,8 +272,13 @@ int cli_summary_read(const char *path, struct ust_summary *sum)
 		return ret;
 	}
 	while (!ret && (de = readdir(d))) {
-		if (is_summary_name(de->d_name))
-			ret = add_trace(sum, dirfd(d), de->d_name);
+		uint64_t consumer = begun_summary_consumer(de->d_name);
+
+		if (!is_summary_name(de->d_name) && !consumer)
+			continue;
+		ret = add_trace(sum, dirfd(d), de->d_name);
+		if (!ret && consumer && !sum->traces[sum->nr - 1].complete)
+			sum->traces[sum->nr - 1].consumer = consumer;
 	}
 	closedir(d);
 	if (sum->nr)
@@ -257,6 +294,7 @@ void cli_summary_release(struct ust_summary *sum)
 		free(sum->traces[i].dir);
 		free(sum->traces[i].error);
 		free(sum->traces[i].snapshots);
+		free(sum->traces[i].notes);
 	}
 	free(sum->traces);
 	memset(sum, 0, sizeof(*sum));
@@ -292,10 +330,11 @@ static bool no_trace(const struct cli_trace_summary *t)
 	return !t->dir || !t->dir[0];
 }
 
+/* The totals line; *full gets the records lost to full buffers. */
 static void print_totals(const struct ust_summary *sum, FILE *out,
-			 uint64_t *lost_total)
+			 uint64_t *full)
 {
-	uint64_t events = 0, lost = 0, bytes = 0, dropped = 0;
+	uint64_t events = 0, lost = 0, bytes = 0, dropped = 0, unwritten = 0;
 	size_t i, nr = 0;
 	char size[32];
 
@@ -305,6 +344,7 @@ static void print_totals(const struct ust_summary *sum, FILE *out,
 		nr++;
 		events += sum->traces[i].events;
 		lost += sum->traces[i].lost;
+		unwritten += sum->traces[i].unwritten;
 		bytes += sum->traces[i].bytes;
 		dropped += sum->traces[i].packets_dropped;
 	}
@@ -316,7 +356,7 @@ static void print_totals(const struct ust_summary *sum, FILE *out,
 		fprintf(out, ", %" PRIu64 " packet%s dropped", dropped,
 			plural(dropped));
 	fputc('\n', out);
-	*lost_total = lost;
+	*full = lost > unwritten ? lost - unwritten : 0;
 }
 
 static void print_trace(const struct cli_trace_summary *t, FILE *out)
@@ -325,12 +365,16 @@ static void print_trace(const struct cli_trace_summary *t, FILE *out)
 
 	fprintf(out, "%s:   %s  (%" PRIu64 " event%s, %" PRIu64 " lost",
 		cli_prog, t->dir, t->events, plural(t->events), t->lost);
+	if (t->unwritten)
+		fprintf(out, ", of which %" PRIu64 " not written", t->unwritten);
 	if (t->packets_dropped)
 		fprintf(out, ", %" PRIu64 " packet%s dropped",
 			t->packets_dropped, plural(t->packets_dropped));
 	fputs(")\n", out);
 	for (p = t->snapshots; p && (nl = strchr(p, '\n')); p = nl + 1)
 		fprintf(out, "%s:     snapshot %.*s\n", cli_prog, (int)(nl - p), p);
+	for (p = t->notes; p && (nl = strchr(p, '\n')); p = nl + 1)
+		fprintf(out, "%s:     %.*s\n", cli_prog, (int)(nl - p), p);
 }
 
 /* "error: DIR: message", or "error: process PID: message" without a trace. */
@@ -351,7 +395,9 @@ bool cli_summary_failed(const struct ust_summary *sum)
 	size_t i;
 
 	for (i = 0; i < sum->nr; i++) {
-		if (sum->traces[i].error || no_trace(&sum->traces[i]))
+		const struct cli_trace_summary *t = &sum->traces[i];
+
+		if (t->error || no_trace(t) || (t->consumer && !t->complete))
 			return true;
 	}
 	return false;

@@ -19,7 +19,9 @@
  *	error=...		any number of lines; none when all went well
  *	snapshot=PATH		one line per flight-recorder snapshot written
  *
- * Unknown keys are ignored, so consumers may add some.
+ * Unknown keys are ignored, so consumers may add some.  A consumer also
+ * begins its summary at start, hidden (`.<consumer pid>.summary.tmp`):
+ * one that never completed it ("end=1") did not finish its trace.
  */
 #ifndef UST_CLI_SUMMARY_H
 #define UST_CLI_SUMMARY_H
@@ -37,12 +39,16 @@ struct cli_trace_summary {
 	uint64_t pid;		/* the traced process, 0 when not said */
 	char *dir;		/* trace directory; "" when it could not be made */
 	uint64_t events;	/* records written */
-	uint64_t lost;		/* records lost */
+	uint64_t lost;		/* records lost, unwritten ones included */
+	uint64_t unwritten;	/* records of packets that could not be written */
 	uint64_t packets;	/* packets written */
 	uint64_t packets_dropped; /* packets skipped */
 	uint64_t bytes;		/* bytes written */
 	char *error;		/* "; "-joined error lines, NULL when none */
 	char *snapshots;	/* "\n"-terminated snapshot paths, NULL when none */
+	bool complete;		/* it said "end=1" */
+	uint64_t consumer;	/* an unfinished one: the consumer's pid */
+	char *notes;		/* "\n"-terminated lines about it, NULL when none */
 };
 
 /* Every trace of a session, sorted by directory once read. */
@@ -63,8 +69,11 @@ int cli_summary_dir_create(const struct ust_safe_dir *out, char **path);
 void cli_summary_dir_remove(const char *path);
 
 /*
- * Read every *.summary file of the directory into `sum` (zeroed first).
- * Returns 0 or -errno; a missing directory reads as no trace.
+ * Read every *.summary file of the directory into `sum` (zeroed first),
+ * and every hidden one a consumer began (`.<pid>.summary.tmp`): complete
+ * (its rename failed), it counts as the others; else it is a trace whose
+ * consumer did not finish (`consumer` is its pid).  Returns 0 or -errno;
+ * a missing directory reads as no trace.
  */
 int cli_summary_read(const char *path, struct ust_summary *sum);
 
@@ -76,6 +85,10 @@ int cli_summary_read(const char *path, struct ust_summary *sum);
  */
 void cli_summary_print(const struct ust_summary *sum, FILE *out,
 		       const char *cmd, bool running, bool lost_hint);
+
+/* Add an error line (it makes the session fail) or a note to a trace. */
+int cli_summary_add_error(struct cli_trace_summary *t, const char *msg);
+int cli_summary_add_note(struct cli_trace_summary *t, const char *msg);
 
 /*
  * Whether tracing failed somewhere: a consumer that reported an error

@@ -49,6 +49,11 @@ struct stream {
 	bool have_last;
 	uint64_t last_ts_end;
 	uint64_t last_discarded;
+	uint64_t last_seq;
+	uint64_t first_ts;		/* timestamp_begin of the first one */
+	uint64_t first_seq;		/* and its packet_seq_num */
+
+	uint64_t unwritten;		/* records of its packets not written */
 
 	uint64_t nr_corrupt;
 };
@@ -66,6 +71,7 @@ struct consumer_stats {
 	uint64_t packets;		/* packets written */
 	uint64_t packets_dropped;	/* overwritten (laps, torn) + corrupt */
 	uint64_t packets_unwritten;	/* valid, but writing had stopped */
+	uint64_t events_unwritten;	/* their records, counted lost */
 	uint64_t bytes;			/* written, metadata included */
 };
 
@@ -88,6 +94,13 @@ struct consumer {
 	unsigned int nr_snapshots;	/* flight recorder: written so far */
 	char *snapshot_lines;		/* "snapshot=PATH\n" each, for the summary */
 	struct consumer_stats stats;
+	int reserve_fd;			/* room kept on the trace's disk (reserve.c) */
+
+	/* The summary file (summary.c). */
+	int sum_dirfd;			/* the summary directory */
+	int sum_fd;			/* our hidden file in it, -1 when none */
+	int sum_pid;			/* the traced process */
+	char sum_tmp[64];		/* its name */
 };
 
 /* output.c */
@@ -98,7 +111,6 @@ int cd_output_open_file(struct consumer *c, const char *name);
 void cd_output_stop(struct consumer *c, const char *name, int err);
 int cd_output_append(struct consumer *c, int fd, uint64_t *size,
 		  const void *buf, size_t len, const char *name);
-int cd_summary_write(const struct consumer *c, int dirfd, int pid);
 int cd_output_open_parent(const char *dir, struct ust_safe_dir *d,
 			  char *err, size_t errlen);
 int cd_output_make_dir(int parent, const char *base, char *name, size_t len);
@@ -107,6 +119,8 @@ char *cd_output_join_path(const struct ust_safe_dir *d, const char *name);
 void cd_sanitize_name(char *s);
 
 /* metadata.c */
+int cd_metadata_header_text(const struct consumer *c, int pid, char **text,
+			    size_t *len);
 int cd_metadata_write_header(struct consumer *c, int pid);
 void cd_metadata_update(struct consumer *c);
 void cd_metadata_release(struct consumer *c);
@@ -124,6 +138,19 @@ const char *cd_packet_sequence_check(const struct stream *s, uint64_t n,
 				  const uint8_t *pkt, char *why, size_t len);
 void cd_streams_release(struct consumer *c);
 uint64_t cd_streams_lost(const struct consumer *c);
+
+/* summary.c */
+int cd_summary_start(struct consumer *c, int dirfd, int pid);
+void cd_summary_started(struct consumer *c);
+int cd_summary_finish(struct consumer *c);
+
+/* reserve.c */
+void cd_reserve_take(struct consumer *c);
+void cd_reserve_release(struct consumer *c);
+void cd_reserve_close_streams(struct consumer *c);
+
+/* resume.c */
+int cd_resume(struct consumer *c, const char *dir, int pid);
 
 /* snapshot.c */
 void cd_flight_poll(struct consumer *c);

@@ -81,7 +81,11 @@ void cd_streams_release(struct consumer *c)
 	c->scratch = NULL;
 }
 
-/* Sum of the last events_discarded of every stream: the records lost. */
+/*
+ * Sum of the last events_discarded of every stream: the records the
+ * writers counted lost (records of packets not written are counted
+ * apart, in stats.events_unwritten).
+ */
 uint64_t cd_streams_lost(const struct consumer *c)
 {
 	uint64_t lost = 0;
@@ -225,6 +229,14 @@ const char *cd_packet_sequence_check(const struct stream *s, uint64_t n,
 	return why;
 }
 
+/* A checked packet that could not be written: its records are lost (I7). */
+static void packet_unwritten(struct consumer *c, struct stream *s, uint64_t records)
+{
+	c->stats.packets_unwritten++;
+	c->stats.events_unwritten += records;
+	s->unwritten += records;
+}
+
 /* Append the checked packet to the stream file (created on first use). */
 static void packet_write(struct consumer *c, struct stream *s, size_t len,
 			 uint64_t records)
@@ -232,20 +244,20 @@ static void packet_write(struct consumer *c, struct stream *s, size_t len,
 	int fd;
 
 	if (c->writing_stopped) {
-		c->stats.packets_unwritten++;
+		packet_unwritten(c, s, records);
 		return;
 	}
 	if (s->fd < 0) {
 		fd = cd_output_open_file(c, s->name);
 		if (fd < 0) {
 			cd_output_stop(c, s->name, -fd);
-			c->stats.packets_unwritten++;
+			packet_unwritten(c, s, records);
 			return;
 		}
 		s->fd = fd;
 	}
 	if (cd_output_append(c, s->fd, &s->file_size, c->scratch, len, s->name)) {
-		c->stats.packets_unwritten++;
+		packet_unwritten(c, s, records);
 		return;
 	}
 	c->stats.packets++;
@@ -295,9 +307,14 @@ static void packet_process(struct consumer *c, struct stream *s, uint64_t n,
 	if (final && res.nr_records == 0 && lost == s->last_discarded)
 		return;
 	packet_write(c, s, (size_t)(content / 8), res.nr_records);
+	if (!s->have_last) {
+		s->first_ts = ctf_get_le64(pkt + UST_PACKET_OFF(timestamp_begin));
+		s->first_seq = n;
+	}
 	s->have_last = true;
 	s->last_ts_end = ctf_get_le64(pkt + UST_PACKET_OFF(timestamp_end));
 	s->last_discarded = lost;
+	s->last_seq = n;
 }
 
 /* Read closed sub-buffer `s->consumed`, then release it. */
@@ -422,6 +439,7 @@ void cd_drain_all(struct consumer *c, bool final)
 
 	if (!final)
 		return;
+	cd_reserve_close_streams(c);
 	for (i = 0; i < c->nr_streams; i++) {
 		struct stream *s = &c->streams[i];
 

@@ -39,6 +39,7 @@ struct options {
 	long read_timer;
 	char *clock;
 	char *summary_dir;
+	char *resume;
 	int foreground;
 	struct ust_clock session_clock;
 };
@@ -87,8 +88,8 @@ static int options_check(poptContext pc, struct options *o)
 		return usage_error(pc, "--shm-fd is required");
 	if (o->pid <= 0)
 		return usage_error(pc, "--pid is required");
-	if (!o->output)
-		return usage_error(pc, "--output is required");
+	if (!o->output && !o->resume)
+		return usage_error(pc, "--output or --resume is required");
 	if (o->read_timer < UST_READ_TIMER_MIN_US || o->read_timer > UST_READ_TIMER_MAX_US)
 		return usage_error(pc, "--read-timer must be %u..%u microseconds",
 				   UST_READ_TIMER_MIN_US, UST_READ_TIMER_MAX_US);
@@ -104,6 +105,7 @@ static void options_release(struct options *o)
 	free(o->output);
 	free(o->clock);
 	free(o->summary_dir);
+	free(o->resume);
 }
 
 static int options_parse(int argc, const char **argv, struct options *o)
@@ -124,6 +126,8 @@ static int options_parse(int argc, const char **argv, struct options *o)
 		  "write <pid>.summary there at exit", "DIR" },
 		{ UST_CONSUMERD_OPT_FOREGROUND, 0, POPT_ARG_NONE, &o->foreground, 0,
 		  "do not detach", NULL },
+		{ UST_CONSUMERD_OPT_RESUME, 0, POPT_ARG_STRING, &o->resume, 0,
+		  "go on with the trace directory of a consumer that died", "DIR" },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -201,7 +205,7 @@ static int open_pidfd(const struct options *o)
 		fd = pidfd_open(o->pid, 0);
 	else if (fcntl(fd, F_GETFD) < 0)
 		fd = -1;
-	if (fd < 0)
+	if (fd < 0 && !(o->resume && errno == ESRCH))
 		fprintf(stderr, CONSUMER_NAME ": cannot watch process %d: %s\n",
 			o->pid, strerror(errno));
 	return fd;
@@ -240,6 +244,8 @@ static int consumer_start(struct consumer *c, const struct options *o)
 		fprintf(stderr, CONSUMER_NAME ": shared memory names pid %d, not %d\n",
 			c->shm.pid, o->pid);
 	ret = clock_setup(c, o);
+	if (!ret && o->resume)
+		return cd_resume(c, o->resume, o->pid);
 	if (!ret)
 		ret = cd_output_create_trace_dir(c, o->output, c->shm.procname, o->pid);
 	if (!ret)
@@ -255,6 +261,7 @@ static int consumer_start(struct consumer *c, const struct options *o)
 /* Free everything: exit is near, but sanitizers should see no leak. */
 static void consumer_release(struct consumer *c)
 {
+	cd_reserve_release(c);
 	cd_streams_release(c);
 	cd_metadata_release(c);
 	shm_map_close(&c->shm);
@@ -343,24 +350,33 @@ int main(int argc, const char **argv)
 	c.out_fd = -1;
 	c.meta_fd = -1;
 	c.pidfd = -1;
+	c.reserve_fd = -1;
+	c.sum_fd = -1;
 	if (o.summary_dir)
 		sumfd = summary_dir_open(o.summary_dir);
+	if (sumfd >= 0)
+		cd_summary_start(&c, sumfd, o.pid);
 	pidfd = open_pidfd(&o);
 	c.pidfd = pidfd;
-	if (pidfd < 0) {
+	/* Resuming the trace of a process that is gone: its memory is not. */
+	if (pidfd < 0 && !o.resume) {
 		snprintf(c.error, sizeof(c.error), "cannot watch process %d", o.pid);
 		ret = -ESRCH;
 	} else {
 		ret = consumer_start(&c, &o);
 	}
 	if (!ret) {
+		cd_summary_started(&c);
 		/* Paths were resolved at start: do not pin the cwd's mount. */
 		if (chdir("/"))
 			perror(CONSUMER_NAME ": chdir /");
-		consumer_run(&c, &o, pidfd, &runmask);
+		if (pidfd >= 0)
+			consumer_run(&c, &o, pidfd, &runmask);
+		else
+			drain_guarded(&c, true);
 	}
 	if (sumfd >= 0) {
-		cd_summary_write(&c, sumfd, o.pid);
+		cd_summary_finish(&c);
 		close(sumfd);
 	}
 	consumer_release(&c);

@@ -84,8 +84,8 @@ static void tracer_version(int *major, int *minor)
 }
 
 /* The fixed part of the metadata, as one string. */
-static int metadata_header_text(const struct consumer *c, int pid, char **text,
-				size_t *len)
+int cd_metadata_header_text(const struct consumer *c, int pid, char **text,
+			    size_t *len)
 {
 	char uuid[37], host[256], proc[sizeof(c->shm.procname)];
 	int major, minor;
@@ -126,7 +126,7 @@ int cd_metadata_write_header(struct consumer *c, int pid)
 	char *text;
 	int ret;
 
-	ret = metadata_header_text(c, pid, &text, &len);
+	ret = cd_metadata_header_text(c, pid, &text, &len);
 	if (ret)
 		return ret;
 	c->meta_fd = cd_output_open_file(c, META_FILE);

@@ -1,5 +1,5 @@
 /*
- * output.c - the trace directory, its files, and the summary file.
+ * output.c - the trace directory and its files.
  *
  * SPDX-License-Identifier: GPL-2.0-only
  *
@@ -138,6 +138,7 @@ int cd_output_create_trace_dir(struct consumer *c, const char *dir,
 		return -ENOMEM;
 	}
 	c->out_fd = fd;
+	cd_reserve_take(c);
 	return 0;
 }
 
@@ -148,6 +149,7 @@ int cd_output_create_trace_dir(struct consumer *c, const char *dir,
  */
 void cd_output_remove_trace_dir(struct consumer *c, const char *meta)
 {
+	cd_reserve_release(c);
 	unlinkat(c->out_fd, meta, 0);
 	close(c->out_fd);
 	c->out_fd = -1;
@@ -174,6 +176,7 @@ void cd_output_stop(struct consumer *c, const char *name, int err)
 	if (c->writing_stopped)
 		return;
 	c->writing_stopped = true;
+	cd_reserve_release(c);		/* room for the closing packets */
 	snprintf(c->error, sizeof(c->error), "%s/%s: %s", c->out_path, name,
 		 strerror(err));
 	fprintf(stderr, CONSUMER_NAME ": %s; trace writing stopped\n", c->error);
@@ -228,83 +231,4 @@ int cd_output_write_all(int fd, const void *data, size_t len)
 		len -= (size_t)n;
 	}
 	return 0;
-}
-
-static int summary_format(const struct consumer *c, int pid, char **text)
-{
-	int n;
-
-	n = asprintf(text,
-		     UST_SUMMARY_KEY_PID "=%d\n"
-		     UST_SUMMARY_KEY_DIR "=%s\n"
-		     UST_SUMMARY_KEY_EVENTS "=%" PRIu64 "\n"
-		     UST_SUMMARY_KEY_LOST "=%" PRIu64 "\n"
-		     UST_SUMMARY_KEY_PACKETS "=%" PRIu64 "\n"
-		     UST_SUMMARY_KEY_PACKETS_DROPPED "=%" PRIu64 "\n"
-		     UST_SUMMARY_KEY_PACKETS_UNWRITTEN "=%" PRIu64 "\n"
-		     UST_SUMMARY_KEY_BYTES "=%" PRIu64 "\n%s%s%s%s",
-		     pid, c->out_path ? c->out_path : "", c->stats.events,
-		     c->streams ? cd_streams_lost(c) : 0, c->stats.packets,
-		     c->stats.packets_dropped, c->stats.packets_unwritten,
-		     c->stats.bytes, c->error[0] ? UST_SUMMARY_KEY_ERROR "=" : "", c->error,
-		     c->error[0] ? "\n" : "",
-		     c->snapshot_lines ? c->snapshot_lines : "");
-	return n < 0 ? -ENOMEM : 0;
-}
-
-/*
- * Move the finished temporary summary to `<pid>.summary`, or, when a
- * consumer of an earlier image of the same process (before an exec) took
- * that name, to `<pid>-N.summary`: never replace another's summary.
- */
-static int summary_publish(int dirfd, const char *tmp, int pid,
-			   char *final, size_t len)
-{
-	unsigned int n;
-
-	snprintf(final, len, "%d.summary", pid);
-	for (n = 1; n < 1000; n++) {
-		if (!renameat2(dirfd, tmp, dirfd, final, RENAME_NOREPLACE))
-			return 0;
-		if (errno != EEXIST)
-			return -errno;
-		snprintf(final, len, "%d-%u.summary", pid, n);
-	}
-	return -EEXIST;
-}
-
-/*
- * Write `<pid>.summary` in `dirfd` atomically: a hidden temporary file
- * (named after this consumer, which is alone to write it), then rename,
- * so `ust record` never reads half a summary.
- */
-int cd_summary_write(const struct consumer *c, int dirfd, int pid)
-{
-	char tmp[64], final[64], *text;
-	int fd, ret;
-
-	ret = summary_format(c, pid, &text);
-	if (ret)
-		return ret;
-	snprintf(tmp, sizeof(tmp), ".%d.summary.tmp", (int)getpid());
-	snprintf(final, sizeof(final), "%d.summary", pid);
-	unlinkat(dirfd, tmp, 0);
-	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		ret = -errno;
-		goto out;
-	}
-	ret = cd_output_write_all(fd, text, strlen(text));
-	if (close(fd) && !ret)
-		ret = -errno;
-	if (!ret)
-		ret = summary_publish(dirfd, tmp, pid, final, sizeof(final));
-	if (ret)
-		unlinkat(dirfd, tmp, 0);
-out:
-	if (ret)
-		fprintf(stderr, CONSUMER_NAME ": cannot write summary '%s': %s\n",
-			final, strerror(-ret));
-	free(text);
-	return ret;
 }

@@ -148,6 +148,38 @@ START_TEST(test_read_sorted)
 }
 END_TEST
 
+/*
+ * The summaries consumers began (hidden, .<consumer pid>.summary.tmp):
+ * one never completed is a trace whose consumer did not finish; a
+ * complete one (its rename failed) is a trace like the others.
+ */
+START_TEST(test_read_begun)
+{
+	struct ust_summary sum;
+
+	write_file(".77.summary.tmp", "pid=70\ndir=/t/dead\n");
+	write_file(".88.summary.tmp", "pid=80\ndir=/t/done\nevents=5\nlost=2\nunwritten=1\nend=1\n");
+	write_file(".x.summary.tmp", "pid=90\ndir=/t/notours\n");
+	ck_assert_int_eq(cli_summary_read(sumdir, &sum), 0);
+	ck_assert_uint_eq(sum.nr, 2);
+	ck_assert_str_eq(sum.traces[0].dir, "/t/dead");
+	ck_assert_uint_eq(sum.traces[0].consumer, 77);
+	ck_assert(!sum.traces[0].complete);
+	ck_assert_str_eq(sum.traces[1].dir, "/t/done");
+	ck_assert_uint_eq(sum.traces[1].consumer, 0);
+	ck_assert(sum.traces[1].complete);
+	ck_assert_uint_eq(sum.traces[1].pid, 80);
+	ck_assert_uint_eq(sum.traces[1].unwritten, 1);
+	ck_assert(cli_summary_failed(&sum));	/* the unfinished one */
+	cli_summary_release(&sum);
+	write_file(".77.summary.tmp", "pid=70\ndir=/t/dead\nend=1\n");
+	ck_assert_int_eq(cli_summary_read(sumdir, &sum), 0);
+	ck_assert_uint_eq(sum.nr, 2);
+	ck_assert(!cli_summary_failed(&sum));
+	cli_summary_release(&sum);
+}
+END_TEST
+
 START_TEST(test_read_errors)
 {
 	struct ust_summary sum;
@@ -223,6 +255,29 @@ START_TEST(test_print_traces)
 }
 END_TEST
 
+/* Unwritten records, notes, and a consumer that made no trace. */
+START_TEST(test_print_unwritten_notes)
+{
+	struct cli_trace_summary t[] = {
+		{ .dir = "/o/a", .events = 10, .lost = 7, .unwritten = 5, .bytes = 100,
+		  .notes = "consumer 2 killed by SIGKILL; consumer 3 went on with the trace\n" },
+		{ .dir = "", .pid = 42, .error = "cannot create a trace directory in '/o': Permission denied" },
+	};
+	struct ust_summary sum = { .traces = t, .nr = 2 };
+	char *text;
+
+	text = print_to_string(&sum, false, true);
+	ck_assert_str_eq(text,
+		"ust record: 1 trace, 10 events written, 7 lost, 100 B\n"
+		"ust record:   /o/a  (10 events, 7 lost, of which 5 not written)\n"
+		"ust record:     consumer 2 killed by SIGKILL; consumer 3 went on with the trace\n"
+		"ust record: error: process 42: cannot create a trace directory in '/o': Permission denied\n"
+		"ust record: 2 events were lost: the buffers filled up; raise --subbuf-size or --subbuf-count\n");
+	free(text);
+	ck_assert(cli_summary_failed(&sum));
+}
+END_TEST
+
 START_TEST(test_print_units)
 {
 	static const struct {
@@ -266,6 +321,7 @@ static Suite *summary_suite(void)
 	tc = tcase_create("read");
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_read_sorted);
+	tcase_add_test(tc, test_read_begun);
 	tcase_add_test(tc, test_read_errors);
 	tcase_add_test(tc, test_read_missing_dir);
 	suite_add_tcase(s, tc);
@@ -274,6 +330,7 @@ static Suite *summary_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_print_none);
 	tcase_add_test(tc, test_print_traces);
+	tcase_add_test(tc, test_print_unwritten_notes);
 	tcase_add_test(tc, test_print_units);
 	suite_add_tcase(s, tc);
 	return s;
