@@ -43,10 +43,9 @@ for u in "$USER_A" "$USER_B"; do
 done
 
 # The programs the scenario runs, libust and the helpers, in $WORK/stage.
-mkdir -p "$WORK/stage/bin" "$WORK/stage/lib"
-cp "$top_builddir/cli/ust" "$top_builddir/consumer/ust-consumerd" \
-	"$top_builddir/tests/faults/faultapp" "$WORK/stage/bin/"
-cp -L "$top_builddir/libust/.libs/libust.so.0" "$WORK/stage/lib/"
+. "$top_srcdir/tests/stage.sh"
+stage "$WORK/stage" "$top_builddir/cli/ust" "$top_builddir/consumer/ust-consumerd" \
+	"$top_builddir/tests/faults/faultapp" || fail "cannot copy the programs"
 cp "$top_srcdir/tests/security/scenario.sh" "$WORK/stage/"
 
 # run_scenario: the test's stdin, a shell script, run as root after
