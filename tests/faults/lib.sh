@@ -30,12 +30,4 @@ wait_for_line() {
 	done
 }
 
-# consumer_of PID: the pid of the ust-consumerd that serves process PID.
-consumer_of() {
-	for d in /proc/[0-9]*; do
-		[ "$(cat "$d/comm" 2>/dev/null)" = ust-consumerd ] || continue
-		tr '\0' ' ' <"$d/cmdline" 2>/dev/null | grep -q -- "--pid $1 " &&
-			{ echo "${d#/proc/}"; return 0; }
-	done
-	return 1
-}
+. "$top_srcdir/tests/procs.sh"

@@ -1,0 +1,12 @@
+# procs.sh - finding the processes of a traced program (sourced by the
+# fault and storm tests; POSIX sh).
+# SPDX-License-Identifier: GPL-2.0-only
+
+# consumer_of PID: the ust-consumerd serving process PID (by its --pid).
+consumer_of() {
+	_c=$(pgrep -a -x ust-consumerd | awk -v p="$1" '{
+		for (i = 2; i < NF; i++)
+			if ($i == "--pid" && $(i + 1) == p) { print $1; exit }
+	}')
+	[ -n "$_c" ] && echo "$_c"
+}
