@@ -7,7 +7,7 @@
 # each thread's events in order, none twice, and on disk + discarded =
 # the calls the program made, exactly; ust record's figures are what
 # babeltrace2 sees, and it says each death.
-# The program runs 1 s; the kills come in its first half.
+# The program runs until the kills are done (-g: a file the test makes).
 #   - 2 runs in 3 paced (4 x 100 000 events/s, 16 MiB per CPU): nothing
 #     may be discarded: every event is on disk;
 #   - 1 in 3 at full speed, 4 x 16 KiB per CPU drained every 100 ms:
@@ -24,30 +24,34 @@ while [ $i -lt "$STORM_RUNS" ]; do
 	storm_kind $i 300 300
 	if [ $kind = full ]; then
 		set -- --subbuf-size 16k --subbuf-count 4 --read-timer 100000 -- \
-			"$STORM" crash -t 4 -d 1000
+			"$STORM" crash -t 4 -g "$run.go"
 	else
-		set -- --subbuf-size 512k --subbuf-count 32 -- "$STORM" crash -t 4 -r 100 -d 1000 -s
+		set -- --subbuf-size 512k --subbuf-count 32 -- "$STORM" crash -t 4 -r 100 -g "$run.go" -s
 	fi
 	"$UST" record -o "$run" "$@" -p "$run.progress" -L "$run.ledger" >/dev/null 2>"$run.err" &
 	rec=$!
 	storm_started $i $rec "$run.progress" "$run.err"
-	kills=0
+	kills=0 cpid=
 	for round in 1 2; do
 		[ $round = 1 ] || [ $((i % 4)) -eq 1 ] || break
-		cpid=$(consumer_of "$pid") || fail "run $i: no consumer to kill (round $round)"
-		wait_begun "$run" "$cpid" || fail "run $i: consumer $cpid began no summary"
-		sleep_ms "$delay_ms"
-		kill -0 "$pid" || fail "run $i: the program ended before the kill"
-		kill -KILL "$cpid"
-		kills=$((kills + 1))
-		delay_ms=$(random $((i + 1000)) 0 100)
-		# Its successor, which ust record starts at once.
+		# The first consumer, then its successor, which ust record
+		# starts at once.
 		n=0
-		while [ $round = 1 ] && [ $n -lt 200 ] && ! consumer_of "$pid" >/dev/null; do
+		until next=$(consumer_of "$pid" "$cpid"); do
 			n=$((n + 1))
+			[ $n -lt 500 ] ||
+				fail "run $i: no consumer to kill (round $round): $(cat "$run.err")"
 			sleep 0.01
 		done
+		cpid=$next
+		wait_begun "$run" "$cpid" || fail "run $i: consumer $cpid began no summary"
+		sleep_ms "$delay_ms"
+		kill -KILL "$cpid" || fail "run $i: consumer $cpid ended by itself: $(cat "$run.err")"
+		kills=$((kills + 1))
+		delay_ms=$(random $((i + 1000)) 0 100)
 	done
+	sleep_ms "$delay_ms"
+	touch "$run.go"
 	status=0
 	wait $rec || status=$?
 	[ $status -eq 0 ] || fail "run $i: ust record exited $status: $(cat "$run.err")"
@@ -62,6 +66,6 @@ while [ $i -lt "$STORM_RUNS" ]; do
 	total_disk=$((total_disk + $1))
 	total_discarded=$((total_discarded + $2))
 	total_kills=$((total_kills + kills))
-	rm -rf "$run" "$run.ledger" "$run.progress"
+	rm -rf "$run" "$run.ledger" "$run.progress" "$run.go"
 done
 echo "consumer crash storm: $STORM_RUNS runs, $total_kills consumers killed, $total_calls calls = $total_disk on disk + $total_discarded discarded, 0 lost uncounted"
