@@ -96,6 +96,8 @@ struct consumer {
 	struct consumer_stats stats;
 	int reserve_fd;			/* room kept on the trace's disk (reserve.c) */
 
+	char resume_parent[4096];	/* --resume refused: where a new trace goes */
+
 	/* The summary file (summary.c). */
 	int sum_dirfd;			/* the summary directory */
 	int sum_fd;			/* our hidden file in it, -1 when none */

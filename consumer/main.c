@@ -244,10 +244,15 @@ static int consumer_start(struct consumer *c, const struct options *o)
 		fprintf(stderr, CONSUMER_NAME ": shared memory names pid %d, not %d\n",
 			c->shm.pid, o->pid);
 	ret = clock_setup(c, o);
-	if (!ret && o->resume)
-		return cd_resume(c, o->resume, o->pid);
+	if (!ret && o->resume) {
+		ret = cd_resume(c, o->resume, o->pid);
+		if (ret != -EAGAIN)
+			return ret;
+		ret = 0;	/* a new trace next to it, then */
+	}
 	if (!ret)
-		ret = cd_output_create_trace_dir(c, o->output, c->shm.procname, o->pid);
+		ret = cd_output_create_trace_dir(c, o->output ? o->output : c->resume_parent,
+						 c->shm.procname, o->pid);
 	if (!ret)
 		ret = cd_metadata_write_header(c, o->pid);
 	if (!ret)
@@ -352,6 +357,7 @@ int main(int argc, const char **argv)
 	c.pidfd = -1;
 	c.reserve_fd = -1;
 	c.sum_fd = -1;
+	c.sum_dirfd = -1;
 	if (o.summary_dir)
 		sumfd = summary_dir_open(o.summary_dir);
 	if (sumfd >= 0)

@@ -211,21 +211,43 @@ static void resume_flight(struct consumer *c)
 				    __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
 }
 
+/*
+ * The dead consumer's trace cannot be continued (no metadata of ours:
+ * it died before writing it, or on another clock): a new trace next to
+ * it takes what follows.  Returns -EAGAIN for consumer_start().
+ */
+static int resume_elsewhere(struct consumer *c)
+{
+	const char *slash = strrchr(c->out_path, '/');
+
+	fprintf(stderr, CONSUMER_NAME ": %s; a new trace takes what follows\n",
+		c->error[0] ? c->error : "cannot resume");
+	snprintf(c->resume_parent, sizeof(c->resume_parent), "%.*s",
+		 slash && slash != c->out_path ? (int)(slash - c->out_path) : 1, c->out_path);
+	close(c->out_fd);
+	c->out_fd = -1;
+	free(c->out_path);
+	c->out_path = NULL;
+	c->error[0] = '\0';
+	return -EAGAIN;
+}
+
 int cd_resume(struct consumer *c, const char *dir, int pid)
 {
 	unsigned int i;
 	int ret;
 
 	ret = resume_dir(c, dir);
-	if (!ret)
-		ret = resume_metadata(c, pid);
-	if (!ret)
-		ret = cd_streams_init(c);
 	if (ret) {
-		fprintf(stderr, CONSUMER_NAME ": %s\n", c->error[0] ? c->error :
-			strerror(-ret));
+		fprintf(stderr, CONSUMER_NAME ": %s\n", c->error[0] ? c->error : strerror(-ret));
 		return ret;
 	}
+	ret = resume_metadata(c, pid);
+	if (ret)
+		return resume_elsewhere(c);
+	ret = cd_streams_init(c);
+	if (ret)
+		return ret;
 	cd_metadata_update(c);	/* the event classes, for the packet checks */
 	for (i = 0; i < c->nr_streams && !ret; i++) {
 		ret = resume_stream(c, &c->streams[i]);

@@ -149,7 +149,8 @@ int cd_summary_finish(struct consumer *c)
 	char final[64], *text;
 	int ret;
 
-	if (c->sum_fd < 0)
+	/* Not begun at the start (it failed then): one more try. */
+	if (c->sum_fd < 0 && (c->sum_dirfd < 0 || cd_summary_start(c, c->sum_dirfd, c->sum_pid)))
 		return -EBADF;
 	ret = summary_format(c, &text);
 	if (!ret) {
