@@ -582,6 +582,10 @@ static int record_session(const struct record_opts *o)
 		ret = ret == -ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC;
 		goto remove_sumdir;
 	}
+	/* Consumers not our children (yet) are waited for by their summary. */
+	if (!left && (left = cli_rescue_wait_begun(&rescue, RECORD_CONSUMER_TIMEOUT_S)))
+		cli_error("gave up waiting for %d consumer%s after %d s; traces may be incomplete",
+			  left, left == 1 ? "" : "s", RECORD_CONSUMER_TIMEOUT_S);
 	failed = report(o, sumdir, &rescue, left > 0);
 	ret = exit_status_of(status);
 	/* CMD's status, unless it succeeded and its tracing failed. */

@@ -5,6 +5,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-only
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -309,6 +310,61 @@ static void on_child_exited(void *arg, pid_t pid, int status, bool consumer)
 	e->died = true;
 	e->status = status;
 	replace(r, e);
+}
+
+/* Whether process `pid` is a live ust-consumerd (a zombie is not). */
+static bool consumer_alive(pid_t pid)
+{
+	char path[64], buf[256], *paren;
+	bool alive = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "re");
+	if (!f)
+		return false;
+	if (fgets(buf, sizeof(buf), f) && (paren = strrchr(buf, ')')) && paren[1] == ' ')
+		alive = paren[2] != 'Z' &&
+			!strncmp(strchr(buf, '(') + 1, UST_CONSUMERD_NAME ")",
+				 strlen(UST_CONSUMERD_NAME) + 1);
+	fclose(f);
+	return alive;
+}
+
+/* Consumers with a begun, incomplete summary that are still running. */
+static int begun_running(const struct cli_rescue *r)
+{
+	struct cli_rescue_entry e;
+	struct dirent *de;
+	int n = 0;
+	DIR *d;
+
+	d = opendir(r->sumdir);
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		memset(&e, 0, sizeof(e));
+		e.consumer = begun_summary(de->d_name);
+		if (e.consumer && begun_read(r, &e) > 0 && consumer_alive(e.consumer))
+			n++;
+		free(e.dir);
+	}
+	closedir(d);
+	return n;
+}
+
+int cli_rescue_wait_begun(const struct cli_rescue *r, unsigned int timeout_s)
+{
+	unsigned int i;
+	int n = 0;
+
+	for (i = 0; i < timeout_s * 10 && r->sumdir; i++) {
+		n = begun_running(r);
+		if (!n)
+			return 0;
+		usleep(100000);
+	}
+	return n;
 }
 
 int cli_rescue_init(struct cli_rescue *r, const char *sumdir, const char *outdir)

@@ -55,6 +55,15 @@ int cli_rescue_init(struct cli_rescue *r, const char *sumdir, const char *outdir
 void cli_rescue_hooks(struct cli_rescue *r, struct cli_supervise_hooks *h);
 
 /*
+ * After cli_supervise(): wait up to `timeout_s` seconds more for the
+ * consumers that began a summary, did not complete it and are still
+ * running, whoever their parent is (one that is not our child yet, or
+ * at all, is not counted by cli_supervise()).  Returns how many are
+ * still running.
+ */
+int cli_rescue_wait_begun(const struct cli_rescue *r, unsigned int timeout_s);
+
+/*
  * After the session: add to the traces of `sum` what happened to their
  * consumers (a line each: died, replaced), and, for a trace left
  * unfinished, the events and losses its files hold and the error.

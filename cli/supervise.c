@@ -254,13 +254,17 @@ static void wait_cmd(struct supervisor *sv)
 	sv->cmd_done = true;
 }
 
-/* Whether process `pid` is a live ust-consumerd whose parent is `self`. */
+/*
+ * Whether process `pid` is an ust-consumerd whose parent is `self`: a
+ * zombie too, which the next reap_children() reaps and reports (a
+ * consumer that died is replaced, and its successor waited for).
+ */
 static bool is_our_consumer(long pid, pid_t self)
 {
 	char state;
 	int ppid;
 
-	return stat_consumer(pid, &state, &ppid) && ppid == self && state != 'Z';
+	return stat_consumer(pid, &state, &ppid) && ppid == self;
 }
 
 /* Our live ust-consumerd children; -errno when /proc cannot be read. */
