@@ -50,12 +50,13 @@ cp "$top_srcdir/tests/security/scenario.sh" "$WORK/stage/"
 
 # run_scenario: the test's stdin, a shell script, run as root after
 # scenario.sh (the helpers) in a mount namespace whose /tmp is a new
-# tmpfs holding the stage (/tmp/stage).  Its exit status is returned.
+# tmpfs holding the stage (/tmp/stage), 5 minutes at most.  Its exit
+# status is returned.
 run_scenario() {
 	cat >"$WORK/stage/test.sh"
 	chmod -R a+rX "$WORK/stage"
 	mkdir "$WORK/newtmp"
-	unshare -m sh -c '
+	timeout 300 unshare -m sh -c '
 		set -e
 		mount --make-rprivate /
 		mount -t tmpfs -o mode=1777,size=64m ust-test-tmp "$1/newtmp"
