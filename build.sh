@@ -17,7 +17,8 @@ build=$top/_build
 
 packages=(autoconf automake libtool pkg-config make gcc g++ liburcu-dev
 	  libpopt-dev check libxml2-dev libxml2-utils babeltrace2 python3-bt2
-	  valgrind libdw-dev libelf-dev clang libtracefs-dev libtraceevent-dev)
+	  valgrind libdw-dev libelf-dev clang libtracefs-dev libtraceevent-dev
+	  systemtap-sdt-dev bpftrace gdb)
 
 say() {
 	printf 'build.sh: %s\n' "$*" >&2

@@ -15,7 +15,8 @@
 
 /*
  * The options, without their leading "--".  libust always passes the
- * first five; the others when set.
+ * first five; the others when set.  --output may be a relay URL
+ * (net://HOST[:CTRL[:DATA]], doc/relayd.md): UST_OUTPUT passed through.
  */
 #define UST_CONSUMERD_OPT_SHM_FD	"shm-fd"	/* the memfd (abi/shm.h) */
 #define UST_CONSUMERD_OPT_PID_FD	"pid-fd"	/* a pidfd of the process */
@@ -39,7 +40,9 @@
  * The summary file, `<pid>.summary` (or `<pid>-N.summary` after an exec)
  * in the summary directory: "key=value" lines.  It is begun at the
  * consumer's start under a hidden name, `.<consumer pid>.summary.tmp`
- * (pid, then dir), completed at its end ("end=1", last) and renamed
+ * (pid, then dir, and relay when the trace streams: dir is then empty
+ * until the trace falls back to a directory), completed at its end
+ * ("end=1", last) and renamed
  * (consumer/summary.c); a hidden one without "end" is a consumer that
  * did not finish.
  */
@@ -54,6 +57,32 @@
 #define UST_SUMMARY_KEY_BYTES		"bytes"
 #define UST_SUMMARY_KEY_ERROR		"error"		/* why writing stopped */
 #define UST_SUMMARY_KEY_SNAPSHOT	"snapshot"	/* one line per snapshot */
+/*
+ * Records an event's gate stopped, "COUNT NAME", one line per event
+ * (doc/filters.md): over its rate limit, or under a filter that had no
+ * program for its fields.  The consumer also writes these lines in the
+ * trace directory, in UST_NOT_RECORDED_FILE, for `ust report`.
+ */
+#define UST_SUMMARY_KEY_RATE_LIMITED	"rate_limited"
+#define UST_SUMMARY_KEY_NO_PROGRAM	"no_program"
+#define UST_NOT_RECORDED_FILE		".ust-not-recorded"	/* hidden: not a stream */
+
+/*
+ * When the trace streams to lttng-relayd (--output net://..., consumer/
+ * relay.c): where, and what did not make it.  `dir` is then the local
+ * trace directory the trace fell back to, or empty.
+ */
+#define UST_SUMMARY_KEY_RELAY		"relay"		/* the URL */
+#define UST_SUMMARY_KEY_RELAY_PATH	"relay_path"	/* HOST/SESSION/TRACE on the relay */
+#define UST_SUMMARY_KEY_RELAY_PACKETS	"relay_packets"	/* packets sent */
+#define UST_SUMMARY_KEY_RELAY_EVENTS	"relay_events"	/* records in them */
+#define UST_SUMMARY_KEY_RELAY_UNCONFIRMED "relay_unconfirmed" /* records sent, not confirmed stored */
+#define UST_SUMMARY_KEY_RELAY_KEPT	"relay_kept"	/* packets kept locally after a failure */
+#define UST_SUMMARY_KEY_RELAY_CUT	"relay_cut"	/* records in a packet cut by a failure */
+#define UST_SUMMARY_KEY_RELAY_ERROR	"relay_error"	/* why the trace fell back */
+#define UST_SUMMARY_KEY_RELAY_SNAPSHOT	"relay_snapshot" /* a snapshot sent: its place */
+#define UST_SUMMARY_KEY_RELAY_LIVE	"relay_live"	/* begun summary: its live timer (us) */
+
 #define UST_SUMMARY_KEY_END		"end"		/* 1, last: the summary is complete */
 
 #endif /* UST_ABI_CONSUMERD_H */

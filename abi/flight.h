@@ -14,10 +14,11 @@
  *   frozen = 1
  *   state = PENDING (release)  ----->  CAS state PENDING -> SERVING (acq)
  *                                      copy the flight channels
+ *                                      frozen = 0 (release: I11's partner)
+ *                                      name it, its kernel part, the relay
  *                                      result, path
- *   load done (acquire)        <-----  frozen = 0 (release: I11's partner)
- *   read result, path                  done + 1 (release)
- *                                      state = IDLE (release: next claim)
+ *   load done (acquire)        <-----  done + 1 (release)
+ *   read result, path                  state = IDLE (release: next claim)
  *
  * A requester that gives up waiting (`ust snapshot --timeout`) takes its
  * request back, PENDING -> IDLE with a compare-and-exchange, and
@@ -102,6 +103,19 @@ static inline uint32_t ust__flight_publish(struct ust_flight *f, uint64_t cut_ts
 }
 
 /*
+ * Let the writers of the flight channels switch sub-buffers again.  I11,
+ * release: the copies made while frozen are done before a writer reuses
+ * a slot (partner: the writers' acquire load of `frozen` in
+ * buffer_switch).  The consumer unfreezes as soon as its copies are
+ * done, before it names the snapshot and writes its kernel part and its
+ * relay copy; ust__flight_serve_end() unfreezes anyway.
+ */
+static inline void ust__flight_unfreeze(struct ust_flight *f)
+{
+	__atomic_store_n(&f->frozen, 0, __ATOMIC_RELEASE);
+}
+
+/*
  * The requester gave up waiting: take the request back, PENDING -> IDLE,
  * and unfreeze.  False when the consumer already began serving it (it
  * finishes, unfreezes and stores IDLE itself).  I10, acq-rel on success,
@@ -115,7 +129,7 @@ static inline bool ust__flight_take_back(struct ust_flight *f)
 	if (!__atomic_compare_exchange_n(&f->state, &pending, UST_FLIGHT_IDLE, 0,
 					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 		return false;
-	__atomic_store_n(&f->frozen, 0, __ATOMIC_RELEASE);
+	ust__flight_unfreeze(f);
 	return true;
 }
 
@@ -143,7 +157,7 @@ static inline bool ust__flight_serve_begin(struct ust_flight *f)
  */
 static inline void ust__flight_serve_end(struct ust_flight *f)
 {
-	__atomic_store_n(&f->frozen, 0, __ATOMIC_RELEASE);
+	ust__flight_unfreeze(f);
 	__atomic_fetch_add(&f->done, 1, __ATOMIC_RELEASE);
 	__atomic_store_n(&f->state, UST_FLIGHT_IDLE, __ATOMIC_RELEASE);
 }

@@ -96,10 +96,12 @@
  * I10 Snapshot requests (abi/flight.h): IDLE -> CLAIMED by an acquiring
  *     compare-and-exchange, request fields, `frozen`, then PENDING with a
  *     store-release; the consumer's acquiring compare-and-exchange
- *     PENDING -> SERVING, its copy, then releases of frozen = 0, done + 1
- *     and IDLE, in that order.  A requester may take back only a PENDING
- *     request (PENDING -> IDLE, compare-and-exchange); a SERVING one is
- *     the consumer's alone until it stores IDLE.
+ *     PENDING -> SERVING, its copy, then releases of frozen = 0 (as soon
+ *     as the copy is done: its kernel part and relay copy may take
+ *     seconds), done + 1 and IDLE, in that order.  A requester may take
+ *     back only a PENDING request (PENDING -> IDLE, compare-and-exchange);
+ *     a SERVING one is the consumer's alone until it stores IDLE, and a
+ *     consumer that resumes a dead one's trace serves it again.
  *
  * I11 Frozen flight channels.  While `flight.frozen` is set, writers of a
  *     flight channel refuse to switch sub-buffers (I7) instead of
@@ -113,6 +115,15 @@
  *     lock-free reader is a fork child copying its parent's rules:
  *     `nr_rules` is published with a store-release after the rule's bytes
  *     and loaded with acquire.
+ *
+ * I13 Filters (abi/control.h) only grow.  A writer (`ust ctl`, or libust
+ *     at session start) appends a filter rule and its programs under the
+ *     I12 lock, then publishes `nr_filters` with a store-release; that
+ *     count is also the filters' generation.  Partner: libust's event path
+ *     (libust/gate.c), which loads it with acquire and no lock, copies the
+ *     rules and programs it uses into private memory and validates the
+ *     copies before running them; `ust ctl` then sets the events' gate
+ *     words (process_vm_writev), so the next call takes the gated path.
  *
  * Process-local rules of libust that complete these (libust/session.h):
  * the session pointer is published with a store-release after the whole
@@ -128,7 +139,7 @@
 #include "abi/flight.h"
 
 #define UST_SHM_MAGIC		0x31545355u	/* "UST1" little endian */
-#define UST_SHM_VERSION		2u	/* 2: channel event_context */
+#define UST_SHM_VERSION		3u	/* 3: a set of contexts per channel; filters */
 #define UST_SHM_MEMFD_NAME	"ust-trace"	/* found in /proc/PID/fd */
 
 #define UST_SHM_PAGE		4096u
@@ -150,12 +161,21 @@ enum ust_mode {
 
 /*
  * What a channel's records carry between the event header and the
- * payload (the CTF stream event context).  Zero is the default.
+ * payload (the CTF stream event context): a set of these bits, chosen per
+ * recording (UST_CONTEXT, `ust record --context`).  The fields come in
+ * this order, each one only when its bit is set; their sizes are in
+ * ctf/format.h, their TSDL in consumer/metadata.c, and their names and
+ * types are LTTng-UST's (doc/compatibility.md).  0 records nothing.
  */
 enum ust_event_context {
-	UST_CONTEXT_TID = 0,	/* int32 vtid, the default */
-	UST_CONTEXT_NONE = 1,	/* nothing: header then payload */
+	UST_CTX_VTID = 1u << 0,		/* int32 _vtid: the thread's id */
+	UST_CTX_VPID = 1u << 1,		/* int32 _vpid: the process's id */
+	UST_CTX_PROCNAME = 1u << 2,	/* char _procname[17]: the thread's name */
+	UST_CTX_PTHREAD_ID = 1u << 3,	/* uint64 _pthread_id: pthread_self() */
+	UST_CTX_IP = 1u << 4,		/* uint64 _ip: the instrumented call site */
 };
+#define UST_CTX_ALL		0x1fu
+#define UST_CTX_DEFAULT		UST_CTX_VTID
 
 enum ust_clock_kind {
 	UST_CLOCK_TSC = 1,	/* raw rdtsc; frequency in the session clock */
@@ -196,7 +216,7 @@ struct ust_shm_channel {
 	uint32_t subbuf_count;	/* power of two, >= 2 */
 	uint64_t bufs_offset;	/* struct ust_shm_buf[nr_cpus] */
 	uint64_t data_offset;	/* cpu i at data_offset + i * subbuf_size * subbuf_count */
-	uint32_t event_context;	/* enum ust_event_context */
+	uint32_t event_context;	/* set of enum ust_event_context bits */
 	uint32_t reserved;	/* zero */
 };
 

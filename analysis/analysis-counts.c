@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "abi/consumerd.h"
 #include "analysis.h"
+#include "common/shm-ctl.h"
 #include "tasks.h"
 #include "u64map.h"
 
@@ -159,6 +161,43 @@ static void losses_discarded(void *a, struct report_ctx *c, const struct rd_msg 
 		s->discarded += m->count;
 }
 
+/*
+ * What the gates of a trace's events kept out of it (abi/consumerd.h):
+ * the consumer's "rate_limited=N EVENT" and "no_program=N EVENT" lines
+ * in the trace directory, printed once per trace.
+ */
+static void print_not_recorded(FILE *out, const char *stream_path,
+			       const char *trace)
+{
+	const char *slash = strrchr(stream_path, '/');
+	char *path, *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	if (!slash || asprintf(&path, "%.*s/%s", (int)(slash - stream_path),
+			       stream_path, UST_NOT_RECORDED_FILE) < 0)
+		return;
+	f = fopen(path, "re");
+	free(path);
+	while (f && getline(&line, &cap, f) > 0) {
+		char *eq = strchr(line, '='), *name = eq ? strchr(eq, ' ') : NULL;
+		bool rate = !strncmp(line, UST_SUMMARY_KEY_RATE_LIMITED "=",
+				     strlen(UST_SUMMARY_KEY_RATE_LIMITED) + 1);
+
+		if (!name)
+			continue;
+		name[strcspn(name, "\n")] = '\0';
+		ust__ctl_printable(name);
+		fprintf(out, "not recorded: %.*s events of %s %s (%s)\n",
+			(int)(name - eq - 1), eq + 1, name + 1,
+			rate ? "over its rate limit" :
+			"under a filter with no program for its fields", trace);
+	}
+	free(line);
+	if (f)
+		fclose(f);
+}
+
 static void losses_print(void *a, struct report_ctx *c, FILE *out)
 {
 	struct losses *l = a;
@@ -181,6 +220,16 @@ static void losses_print(void *a, struct report_ctx *c, FILE *out)
 	}
 	fprintf(out, "total: %" PRIu64 " events discarded, %" PRIu64 " packets lost%s\n",
 		discarded, packets, l->nr ? "" : " (no streams)");
+	for (i = 0; i < l->nr; i++) {
+		const struct rd_trace *t = rd_stream_trace(l->v[i].s);
+		size_t j;
+
+		for (j = 0; j < i && rd_stream_trace(l->v[j].s) != t; j++)
+			;
+		if (j == i)	/* the trace's first stream */
+			print_not_recorded(out, rd_stream_path(l->v[i].s),
+					   rd_trace_name(t));
+	}
 }
 
 static void losses_destroy(void *a)

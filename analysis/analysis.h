@@ -20,6 +20,7 @@
 #include "reader/reader.h"
 
 struct tasks;
+struct kmodel;
 
 #define REPORT_MAX_FIELDS	64	/* payload fields an analysis can read */
 
@@ -35,12 +36,23 @@ struct report_ctx {
 	bool weight_ns;			/* export --weight=time: folded in ns */
 	bool picked;			/* report: some section asked for */
 	FILE *out;			/* where print() writes */
+	bool csv;			/* --csv: the kernel sections in CSV */
+	/*
+	 * --begin/--end: only the events in [begin_ns, end_ns] are counted
+	 * (analyses with sees_all still see the others, for their state).
+	 */
+	int64_t begin_ns, end_ns;
+	bool in_range;			/* the event being fed is in it */
+	int64_t thread_tid;		/* --thread TID, -1 when not given */
+	const char *between[2];		/* --between A B */
+	struct kmodel *kmodel;		/* the kernel sections' (kmodel.h) */
 };
 
 struct analysis {
 	const char *name;		/* its option: --NAME */
 	const char *help;
 	bool by_default;		/* on when no section is picked */
+	bool sees_all;			/* gets the events outside --begin/--end */
 	void *(*create)(struct report_ctx *c);
 	/*
 	 * Once per event class of trace `t`: a tag > 0 to get its events,

@@ -82,18 +82,8 @@ SQV=$(sed -n 's/^#define SQLITE_VERSION *"\(.*\)"/\1/p' "$SQ/sqlite3.h")
 
 # ---- LTTng, as an unprivileged user with its own session daemon ----
 LT_FAST=$(ls /usr/lib/*/liblttng-ust-cyg-profile-fast.so 2>/dev/null | head -n 1 || true)
-AS_LT=
-LTW=$WORK/lttng
-mkdir -p "$LTW"
-if [ "$(id -u)" = 0 ]; then
-	id "$LT_USER" >/dev/null 2>&1 ||
-		useradd --system --no-create-home --shell /usr/sbin/nologin "$LT_USER" 2>/dev/null || true
-	if id "$LT_USER" >/dev/null 2>&1; then
-		AS_LT="runuser -u $LT_USER --"
-		chown "$LT_USER" "$LTW"
-	fi
-fi
-lt() { $AS_LT env LTTNG_HOME="$LTW" HOME="$LTW" "$@"; }
+. "$SRCDIR/lttng-user.sh"
+lt_user_setup
 LT_OK=no
 if [ -n "$LT_FAST" ] && command -v lttng-sessiond >/dev/null &&
    lt lttng-sessiond --daemonize >"$WORK/sessiond.log" 2>&1; then

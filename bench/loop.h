@@ -10,10 +10,11 @@
  *   BENCH_INT(v)              one event, one 4-byte int
  *   BENCH_INT4(a, b, c, d)    one event, four 4-byte ints
  *   BENCH_STR(s)              one event, one string (32 characters here)
+ *   BENCH_TRACEF(v)           one printf-style event, "tick %d" of v
  *
  * Modes (bench/README.md says what run.sh makes of them):
  *
- *   PROG loop KIND N [WARMUP]     KIND: int, int4 or str32
+ *   PROG loop KIND N [WARMUP]     KIND: int, int4, str32 or tracef
  *   PROG npt N [WARMUP]
  *   PROG rate THREADS RATE SECONDS
  *   PROG start
@@ -69,7 +70,7 @@ _Static_assert(sizeof(bench_str32) == 33, "32 characters");
 static void bench_usage(void)
 {
 	fprintf(stderr,
-		"usage: %s loop int|int4|str32 N [WARMUP]\n"
+		"usage: %s loop int|int4|str32|tracef N [WARMUP]\n"
 		"       %s npt N [WARMUP]\n"
 		"       %s rate THREADS EVENTS_PER_SECOND SECONDS\n"
 		"       %s start\n",
@@ -143,7 +144,7 @@ static double bench_tsc_per_ns(uint64_t ns)
 
 /* ---- loop ------------------------------------------------------------- */
 
-enum bench_kind { KIND_INT, KIND_INT4, KIND_STR32 };
+enum bench_kind { KIND_INT, KIND_INT4, KIND_STR32, KIND_TRACEF };
 
 /* The measured loops: nothing but the tracepoint and the counter. */
 static __attribute__((noinline)) void bench_loop_int(uint64_t n)
@@ -171,29 +172,39 @@ static __attribute__((noinline)) void bench_loop_str32(uint64_t n)
 		BENCH_STR(bench_str32);
 }
 
+static __attribute__((noinline)) void bench_loop_tracef(uint64_t n)
+{
+	uint64_t i;
+
+	for (i = 0; i < n; i++)
+		BENCH_TRACEF((int32_t)i);
+}
+
 static void bench_loop(enum bench_kind kind, uint64_t n)
 {
 	if (kind == KIND_INT)
 		bench_loop_int(n);
 	else if (kind == KIND_INT4)
 		bench_loop_int4(n);
-	else
+	else if (kind == KIND_STR32)
 		bench_loop_str32(n);
+	else
+		bench_loop_tracef(n);
 }
 
 static int mode_loop(int argc, char **argv)
 {
-	static const char *const kinds[] = { "int", "int4", "str32" };
+	static const char *const kinds[] = { "int", "int4", "str32", "tracef" };
 	uint64_t n, warmup = 0, w0, w1, c0, c1;
 	enum bench_kind kind;
 	int cpu = bench_cpu(0);
 
 	if (argc < 4 || argc > 5)
 		bench_usage();
-	for (kind = KIND_INT; kind <= KIND_STR32; kind++)
+	for (kind = KIND_INT; kind <= KIND_TRACEF; kind++)
 		if (!strcmp(argv[2], kinds[kind]))
 			break;
-	if (kind > KIND_STR32)
+	if (kind > KIND_TRACEF)
 		bench_usage();
 	n = bench_parse_count(argv[3], "N");
 	if (argc > 4)

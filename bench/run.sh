@@ -2,7 +2,7 @@
 # bench/run.sh - the benchmark suite: ust against LTTng-UST, side by side.
 # SPDX-License-Identifier: GPL-2.0-only
 #
-#   bench/run.sh [--reps N] [--quick] [--update-readme] [BUILD_DIR]
+#   bench/run.sh [--reps N] [--quick] [--only=LIST] [--update-readme] [BUILD_DIR]
 #
 # BUILD_DIR is a configured and built tree (default: ../_build next to
 # this directory).  The script builds the benchmark programs there (make
@@ -21,7 +21,14 @@
 #  4. the most events/s sustained without loss, 1 and 2 producer
 #     threads: binary search on a rate-limited producer (1 s per try);
 #  5. start-up: exec to main, exec to exit of a trivial program, untraced
-#     and traced.
+#     and traced;
+#  6. the contexts: an enabled 4-byte event with each context that
+#     `ust record --context` and `lttng add-context` share (none, vtid,
+#     vpid, procname, pthread_id, ip) and with all five;
+#  7. printf-style events: ust_tracef() against lttng_ust_tracef(),
+#     disabled and enabled, and the formatting alone (snprintf).
+# --only=LIST runs only the tables of LIST (numbers, comma-separated);
+# the others print "-".
 # Each figure is compared like for like: ust with --context=none against
 # LTTng's default channel (no context), and ust's default (the thread
 # id) against LTTng with the vtid context.  See bench/README.md.
@@ -47,6 +54,9 @@ set -eu
 REPS=7
 N_DISABLED=200000000	# 1. disabled calls
 N_ENABLED=20000000	# 1. enabled events per run
+N_TRACEF=2000000	# 7. printf-style events per run
+ALL_CONTEXTS=vtid,vpid,procname,ip,pthread_id
+CONTEXT_ROWS="none vtid vpid procname pthread_id ip all"	# 6.
 N_BYTES=2000000		# 2. events per bytes-on-disk trace
 N_NPT=10000000		# 3. npt iterations per run
 NPT_REPS=3
@@ -57,11 +67,13 @@ MEAS_CPU=0
 HELP_CPU=1
 LT_USER=ustbench
 UPDATE_README=no
+ONLY=1,2,3,4,5,6,7
 
 usage() {
-	echo "usage: $0 [--reps N] [--quick] [--update-readme] [BUILD_DIR]"
-	echo "  --reps N   repetitions of the per-event costs (default $REPS)"
-	echo "  --quick    3 repetitions, 1 npt run, 11 start-ups: a quick look"
+	echo "usage: $0 [--reps N] [--quick] [--only=LIST] [--update-readme] [BUILD_DIR]"
+	echo "  --reps N     repetitions of the per-event costs (default $REPS)"
+	echo "  --quick      3 repetitions, 1 npt run, 11 start-ups: a quick look"
+	echo "  --only=LIST  only the tables of LIST, e.g. 6,7 (default all: 1-7)"
 }
 
 die() {
@@ -88,6 +100,9 @@ while [ $# -gt 0 ]; do
 	--update-readme)
 		UPDATE_README=yes
 		shift ;;
+	--only=*)
+		ONLY=${1#--only=}
+		shift ;;
 	-h | --help)
 		usage
 		exit 0 ;;
@@ -105,6 +120,17 @@ done
 case $REPS in
 '' | *[!0-9]* | 0) die "--reps must be a positive integer" ;;
 esac
+case ,$ONLY, in
+,, | *[!0-9,]* | *,[!1-7],* | *,[0-9][0-9]*,*) die "--only must list tables from 1 to 7, e.g. 6,7" ;;
+esac
+
+# want N: table N is to be measured.
+want() {
+	case ,$ONLY, in
+	*,$1,*) return 0 ;;
+	esac
+	return 1
+}
 
 SRCDIR=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
 BUILD=${1:-$SRCDIR/../_build}
@@ -239,10 +265,11 @@ lttng_out() {
 	lt lttng "$@" >"$WORK/lttng.log" 2>&1 || { cat "$WORK/lttng.log" >&2; return 1; }
 }
 
-# lttng_session NAME CONTEXT CHANNEL_OPTIONS [CREATE_OPTIONS...]: create
-# and start session NAME enabling benchlt:* in channel benchch (made with
-# CHANNEL_OPTIONS, a word list, when not empty; else the default
-# channel), with the vtid context when CONTEXT is "vtid".
+# lttng_session NAME CONTEXTS CHANNEL_OPTIONS [CREATE_OPTIONS...]: create
+# and start session NAME enabling $LT_EVENTS (default benchlt:*) in
+# channel benchch (made with CHANNEL_OPTIONS, a word list, when not
+# empty; else the default channel), with the contexts of CONTEXTS, a
+# comma-separated list of `add-context -t` types, or "none".
 lttng_session() {
 	_s=$1 _ctx=$2 _chan=$3
 	shift 3
@@ -253,9 +280,11 @@ lttng_session() {
 		lttng_q enable-channel -u -s "$_s" $_chan benchch || return 1
 		_c=benchch
 	fi
-	lttng_q enable-event -u -s "$_s" ${_c:+-c "$_c"} 'benchlt:*' || return 1
-	if [ "$_ctx" = vtid ]; then
-		lttng_q add-context -u -s "$_s" -t vtid ${_c:+-c "$_c"} || return 1
+	lttng_q enable-event -u -s "$_s" ${_c:+-c "$_c"} "${LT_EVENTS:-benchlt:*}" || return 1
+	if [ "$_ctx" != none ]; then
+		# shellcheck disable=SC2046
+		lttng_q add-context -u -s "$_s" $(echo "$_ctx" | sed 's/^/-t /; s/,/ -t /g') \
+			${_c:+-c "$_c"} || return 1
 	fi
 	lttng_q start "$_s"
 }
@@ -302,15 +331,21 @@ measure() {
 	printf ' %s %s%s%s' "$name" "$c" "$mark" "$tries"
 }
 
-# Disabled: libust linked, no UST_TRACE, no `ust record`.
+# events KIND: how many calls an enabled run of KIND makes.
+events() {
+	if [ "$1" = tracef ]; then echo "$N_TRACEF"; else echo "$N_ENABLED"; fi
+}
+
+# Disabled: libust linked, no UST_TRACE, no `ust record`; KIND (default
+# int).
 ust_disabled() {
-	taskset -c "$HELP_CPU" "$UST_BENCH" loop int "$N_DISABLED" "$WARMUP" >"$WORK/out" 2>&1 ||
+	taskset -c "$HELP_CPU" "$UST_BENCH" loop "${1:-int}" "$N_DISABLED" "$WARMUP" >"$WORK/out" 2>&1 ||
 		{ cat "$WORK/out" >&2; die "ust-bench failed"; }
 }
 
 # Disabled: the session daemon is up but no session enables the event.
 lttng_disabled() {
-	lt taskset -c "$HELP_CPU" "$LT_BENCH" loop int "$N_DISABLED" "$WARMUP" >"$WORK/out" 2>&1 ||
+	lt taskset -c "$HELP_CPU" "$LT_BENCH" loop "${1:-int}" "$N_DISABLED" "$WARMUP" >"$WORK/out" 2>&1 ||
 		{ cat "$WORK/out" >&2; die "lttng-bench failed"; }
 }
 
@@ -319,7 +354,7 @@ lttng_disabled() {
 ust_enabled() {
 	rm -rf "$WORK/ust-ow"
 	taskset -c "$HELP_CPU" "$UST" record --context="$1" --overwrite -o "$WORK/ust-ow" -- \
-		"$UST_BENCH" loop "$2" "$N_ENABLED" "$WARMUP" >"$WORK/out" 2>&1 ||
+		"$UST_BENCH" loop "$2" "$(events "$2")" "$WARMUP" >"$WORK/out" 2>&1 ||
 		{ cat "$WORK/out" >&2; die "ust record --overwrite failed"; }
 	rm -rf "$WORK/ust-ow"
 }
@@ -330,10 +365,23 @@ lttng_enabled() {
 	s=ustbench-snap-$$
 	lttng_session "$s" "$1" "" --snapshot -o "$LTW/snap" ||
 		die "could not set up the LTTng snapshot session"
-	lt taskset -c "$HELP_CPU" "$LT_BENCH" loop "$2" "$N_ENABLED" "$WARMUP" >"$WORK/out" 2>&1 ||
+	lt taskset -c "$HELP_CPU" "$LT_BENCH" loop "$2" "$(events "$2")" "$WARMUP" >"$WORK/out" 2>&1 ||
 		{ cat "$WORK/out" >&2; die "lttng-bench failed"; }
 	lttng_q destroy "$s" || die "lttng destroy failed"
 	rm -rf "$LTW/snap"
+}
+
+# The formatting of a printf-style event alone, no tracer.
+plain_tracef() {
+	taskset -c "$HELP_CPU" "$PLAIN_BENCH" loop tracef "$N_TRACEF" "$WARMUP" >"$WORK/out" 2>&1 ||
+		{ cat "$WORK/out" >&2; die "plain-bench failed"; }
+}
+
+# lttng_tracef: lttng_ust_tracef:* enabled, default channel, no context.
+lttng_tracef() {
+	LT_EVENTS='lttng_ust_tracef:*'
+	lttng_enabled none tracef
+	LT_EVENTS=
 }
 
 # ---------------------------------------------------------------------------
@@ -342,7 +390,9 @@ lttng_enabled() {
 # bytes_result NAME DIR: bytes per event of the trace in DIR, checking
 # with babeltrace2 that every one of the N_BYTES events is in it.
 bytes_result() {
-	events=$(babeltrace2 "$2" 2>"$WORK/bt.log" | wc -l)
+	# The 4-byte events only: with the ip context, ust also describes
+	# the loaded objects (lttng_ust_statedump:*, a few kB in all).
+	events=$(babeltrace2 "$2" 2>"$WORK/bt.log" | grep -c ':tick: ')
 	bytes=$(du -sb "$2" | cut -f1)
 	if [ "$events" -ne "$N_BYTES" ]; then
 		note "$1: babeltrace2 reads $events events, expected $N_BYTES (lost or unreadable)"
@@ -552,9 +602,9 @@ lt_measure() {
 	[ $LTD_RUN = no ] || measure "$@"
 }
 
-echo "1. per-event cost: $REPS repetitions; disabled: $N_DISABLED calls, enabled: $N_ENABLED events (after $WARMUP untimed)"
+want 1 && echo "1. per-event cost: $REPS repetitions; disabled: $N_DISABLED calls, enabled: $N_ENABLED events (after $WARMUP untimed)"
 rep=1
-while [ $rep -le "$REPS" ]; do
+while want 1 && [ $rep -le "$REPS" ]; do
 	printf 'rep %d/%d:' "$rep" "$REPS"
 	measure ust.disabled ust_disabled
 	[ $LT_RUN = no ] || measure lttng.disabled lttng_disabled
@@ -570,15 +620,19 @@ while [ $rep -le "$REPS" ]; do
 	rep=$((rep + 1))
 done
 
-echo "2. bytes on disk: $N_BYTES events, 8 sub-buffers of 4 MiB, discard mode"
-ust_bytes none ust.bytes
-[ $LTD_RUN = no ] || lttng_bytes none lttng.bytes
-ust_bytes tid ust.bytes_tid
-[ $LTD_RUN = no ] || lttng_bytes vtid lttng.bytes_tid
+if want 2; then
+	echo "2. bytes on disk: $N_BYTES events, 8 sub-buffers of 4 MiB, discard mode"
+	ust_bytes none ust.bytes
+	[ $LTD_RUN = no ] || lttng_bytes none lttng.bytes
+	ust_bytes tid ust.bytes_tid
+	[ $LTD_RUN = no ] || lttng_bytes vtid lttng.bytes_tid
+	ust_bytes $ALL_CONTEXTS ust.bytes_all
+	[ $LTD_RUN = no ] || lttng_bytes $ALL_CONTEXTS lttng.bytes_all
+fi
 
-echo "3. npt: $NPT_REPS x $N_NPT iterations"
+want 3 && echo "3. npt: $NPT_REPS x $N_NPT iterations"
 rep=1
-while [ $rep -le "$NPT_REPS" ]; do
+while want 3 && [ $rep -le "$NPT_REPS" ]; do
 	printf 'rep %d/%d:' "$rep" "$NPT_REPS"
 	npt_plain
 	npt_ust
@@ -587,18 +641,49 @@ while [ $rep -le "$NPT_REPS" ]; do
 	rep=$((rep + 1))
 done
 
-echo "4. most events/s without loss, $RATE_SECONDS s per try"
-for threads in 1 2; do
-	max_rate ust $threads
-	[ $LTD_RUN = no ] || max_rate lttng $threads
+if want 4; then
+	echo "4. most events/s without loss, $RATE_SECONDS s per try"
+	for threads in 1 2; do
+		max_rate ust $threads
+		[ $LTD_RUN = no ] || max_rate lttng $threads
+	done
+fi
+
+if want 5; then
+	echo "5. start-up: $START_RUNS runs each"
+	start_plain
+	start_ust_off
+	start_ust_on
+	[ $LTD_RUN = no ] || start_lttng off
+	[ $LTD_RUN = no ] || start_lttng on
+fi
+
+want 6 && echo "6. contexts: $REPS repetitions, $N_ENABLED events each"
+rep=1
+while want 6 && [ $rep -le "$REPS" ]; do
+	printf 'rep %d/%d:' "$rep" "$REPS"
+	for ctx in $CONTEXT_ROWS; do
+		list=$ctx
+		[ "$ctx" != all ] || list=$ALL_CONTEXTS
+		measure "ust.ctx_$ctx" ust_enabled "$list" int
+		lt_measure "lttng.ctx_$ctx" lttng_enabled "$list" int
+	done
+	echo
+	rep=$((rep + 1))
 done
 
-echo "5. start-up: $START_RUNS runs each"
-start_plain
-start_ust_off
-start_ust_on
-[ $LTD_RUN = no ] || start_lttng off
-[ $LTD_RUN = no ] || start_lttng on
+want 7 && echo "7. printf-style events: $REPS repetitions, $N_TRACEF events each"
+rep=1
+while want 7 && [ $rep -le "$REPS" ]; do
+	printf 'rep %d/%d:' "$rep" "$REPS"
+	measure ust.tracef_off ust_disabled tracef
+	[ $LT_RUN = no ] || measure lttng.tracef_off lttng_disabled tracef
+	measure plain.tracef plain_tracef
+	measure ust.tracef ust_enabled none tracef
+	lt_measure lttng.tracef lttng_tracef
+	echo
+	rep=$((rep + 1))
+done
 
 # ---------------------------------------------------------------------------
 # The tables.
@@ -694,6 +779,7 @@ TABLE=$WORK/table.md
 	echo "|---|---:|---:|---:|"
 	row "3. none (LTTng default channel)" ust.bytes lttng.bytes
 	row "3b. tid / vtid" ust.bytes_tid lttng.bytes_tid
+	row "3c. all five contexts (table 6)" ust.bytes_all lttng.bytes_all
 	echo
 	echo "**3. npt loop latency**, ns per iteration (read the TSC, record one 4-byte event),"
 	echo "$N_NPT iterations pinned to CPU $MEAS_CPU, consumers on CPU $HELP_CPU, medians of $NPT_REPS runs;"
@@ -737,6 +823,27 @@ TABLE=$WORK/table.md
 		echo "| ${c#*:} | $(fig "start.$n.main") | $e | $(echo "$pe $e" | awk '{ if ($1 == "-" || $2 == "-") print "-"; else printf "%.0f\n", $2 - $1 }') |"
 	done
 	echo
+	echo "**6. Contexts**: on-CPU ns per enabled 4-byte event with each context of"
+	echo "\`ust record --context\` and \`lttng add-context -t\` (\"all\": $ALL_CONTEXTS),"
+	echo "medians of $REPS alternating runs, flight-recorder mode on both sides as in table 1"
+	echo "(none and vtid are its rows 2 and 2b, measured again here for the differences)."
+	echo
+	echo "| context | ust | LTTng-UST | LTTng/ust |"
+	echo "|---|---:|---:|---:|"
+	for ctx in $CONTEXT_ROWS; do
+		row "$ctx" "ust.ctx_$ctx" "lttng.ctx_$ctx"
+	done
+	echo
+	echo "**7. Printf-style events**: on-CPU ns per call of \`ust_tracef(\"tick %d\", i)\` and"
+	echo "\`lttng_ust_tracef(\"tick %d\", i)\`, medians of $REPS runs: disabled ($N_DISABLED calls,"
+	echo "tracing off / no session), enabled ($N_TRACEF events, flight-recorder mode, no"
+	echo "context), and the formatting alone (snprintf into a stack buffer, no tracer): $(median plain.tracef)$(range plain.tracef) ns."
+	echo
+	echo "| measurement | ust | LTTng-UST | LTTng/ust |"
+	echo "|---|---:|---:|---:|"
+	row "disabled" ust.tracef_off lttng.tracef_off
+	row "enabled" ust.tracef lttng.tracef
+	echo
 	echo "**Goals** (issue 8)"
 	echo
 	echo "| goal | target | ust | LTTng-UST | met |"
@@ -759,7 +866,7 @@ TABLE=$WORK/table.md
 } >"$TABLE"
 [ ! -s "$RES/preempted" ] && [ -z "$LT_WHY$LTD_WHY" ] || echo >>"$TABLE"
 if [ -s "$RES/preempted" ]; then
-	echo "Noisy machine: $(wc -l <"$RES/preempted") timed runs of table 1 were preempted (CPU time under 95% of wall time)." >>"$TABLE"
+	echo "Noisy machine: $(wc -l <"$RES/preempted") timed runs of tables 1, 6 and 7 were preempted (CPU time under 95% of wall time)." >>"$TABLE"
 fi
 [ -z "$LT_WHY" ] || echo "LTTng not run: $LT_WHY" >>"$TABLE"
 [ -n "$LT_WHY" ] || [ -z "$LTD_WHY" ] || echo "LTTng tracing not run: $LTD_WHY" >>"$TABLE"

@@ -25,17 +25,25 @@
 
 #include "cli.h"
 #include "control.h"
+#include "ctl-filter.h"
 #include "common/parse.h"
 #include "common/pattern.h"
 
-enum ctl_action { CTL_ENABLE, CTL_DISABLE, CTL_STOP, CTL_START };
+enum ctl_action { CTL_ENABLE, CTL_DISABLE, CTL_STOP, CTL_START, CTL_FILTER,
+		  CTL_UNFILTER };
 
-static const char *const action_names[] = { "enable", "disable", "stop", "start" };
+static const char *const action_names[] = {
+	"enable", "disable", "stop", "start", "filter", "unfilter",
+};
+
+/* Words after PID and the action: PATTERN, and EXPR for filter. */
+static const unsigned int action_words[] = { 1, 1, 0, 0, 2, 1 };
 
 struct ctl_args {
 	pid_t pid;
 	enum ctl_action action;
-	char *pattern;		/* enable/disable only; malloc'ed */
+	char *pattern;		/* malloc'ed, NULL for stop/start */
+	char *expr;		/* filter only; malloc'ed */
 };
 
 enum ctl_opt { OPT_HELP = 1 };
@@ -48,13 +56,16 @@ static const struct poptOption ctl_options[] = {
 static void ctl_help(FILE *out)
 {
 	ctl_print_help(out, "ust ctl", ctl_options,
-		       "PID enable|disable PATTERN | PID stop|start",
+		       "PID enable|disable|unfilter PATTERN | PID filter PATTERN EXPR | PID stop|start",
 		       "\nChange what a running traced process records, at once and "
 		       "without\nrestarting it:\n"
 		       "  enable PATTERN   record the events matching PATTERN\n"
 		       "  disable PATTERN  stop recording them\n"
 		       "  stop             record nothing, keeping the enabled set\n"
 		       "  start            record the enabled set again\n"
+		       "  filter PATTERN EXPR  record only the events matching PATTERN\n"
+		       "                   for which EXPR is true (doc/filters.md)\n"
+		       "  unfilter PATTERN remove the filters of those events\n"
 		       "PATTERN is a glob on facility:event, as in UST_TRACE (quote it).\n"
 		       "Providers the process loads later follow these changes.  See\n"
 		       "'ust list PID' for the events and their state.\n");
@@ -70,7 +81,8 @@ static int parse_action(const char *word, enum ctl_action *action)
 			return 0;
 		}
 	}
-	cli_error("unknown action '%s' (enable, disable, stop or start)", word);
+	cli_error("unknown action '%s' (enable, disable, stop, start, filter or unfilter)",
+		  word);
 	return -1;
 }
 
@@ -91,9 +103,10 @@ static int parse_words(const char **w, struct ctl_args *a)
 	}
 	if (parse_action(w[1], &a->action))
 		return -1;
-	need = a->action <= CTL_DISABLE ? 3 : 2;
+	need = 2 + action_words[a->action];
 	if (n < need) {
-		cli_error("%s needs a PATTERN (e.g. 'app:*')", w[1]);
+		cli_error("%s needs a PATTERN%s (e.g. 'app:*')", w[1],
+			  a->action == CTL_FILTER ? " and an EXPR" : "");
 		return -1;
 	}
 	if (n > need) {
@@ -107,7 +120,9 @@ static int parse_words(const char **w, struct ctl_args *a)
 		return -1;
 	}
 	a->pattern = strdup(w[2]);	/* the words die with the popt context */
-	if (!a->pattern) {
+	if (need == 4 && a->pattern)
+		a->expr = strdup(w[3]);
+	if (!a->pattern || (need == 4 && !a->expr)) {
 		cli_error("out of memory");
 		return -1;
 	}
@@ -137,111 +152,6 @@ static int ctl_parse(int argc, const char **argv, struct ctl_args *a)
 	return ret;
 }
 
-/* The writable mappings of the process, from /proc/PID/maps. */
-struct rw_ranges {
-	uint64_t (*v)[2];
-	size_t nr, cap;
-};
-
-static int load_rw_ranges(pid_t pid, struct rw_ranges *r)
-{
-	char path[64], *line = NULL;
-	size_t len = 0;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	f = fopen(path, "re");
-	if (!f) {
-		cli_error("%s: %s", path, strerror(errno));
-		return -1;
-	}
-	while (getline(&line, &len, f) > 0) {
-		uint64_t lo, hi;
-		char perms[8];
-
-		if (sscanf(line, "%" SCNx64 "-%" SCNx64 " %7s", &lo, &hi, perms) != 3 ||
-		    perms[0] != 'r' || perms[1] != 'w')
-			continue;
-		if (r->nr == r->cap) {
-			size_t cap = r->cap ? 2 * r->cap : 64;
-			void *v = realloc(r->v, cap * sizeof(*r->v));
-
-			if (!v)
-				break;
-			r->v = v;
-			r->cap = cap;
-		}
-		r->v[r->nr][0] = lo;
-		r->v[r->nr++][1] = hi;
-	}
-	free(line);
-	fclose(f);
-	return 0;
-}
-
-static bool in_rw_range(const struct rw_ranges *r, uint64_t addr)
-{
-	size_t i;
-
-	for (i = 0; i < r->nr; i++) {
-		if (addr >= r->v[i][0] && addr + sizeof(int32_t) <= r->v[i][1])
-			return true;
-	}
-	return false;
-}
-
-/*
- * Read (`write` false) or write the event's enabled word in the process
- * through `*value`.  Returns 0, or -1 after printing why not.
- */
-static int word_io(const struct ctl_process *p, const struct ust_ctl_event *ev,
-		   int32_t *value, bool write)
-{
-	struct iovec local = { value, sizeof(*value) };
-	struct iovec remote = { (void *)(uintptr_t)ev->enabled_addr, sizeof(*value) };
-	const char *call = write ? "process_vm_writev" : "process_vm_readv";
-	ssize_t n = write ? process_vm_writev(p->pid, &local, 1, &remote, 1, 0) :
-			    process_vm_readv(p->pid, &local, 1, &remote, 1, 0);
-
-	if (n == (ssize_t)sizeof(*value))
-		return 0;
-	if (errno == EPERM || errno == EACCES)
-		cli_error("process %d: not permitted to write its memory (%s: "
-			  "%s; needs the right to ptrace it: root, or the same "
-			  "user with kernel.yama.ptrace_scope=0)", (int)p->pid,
-			  call, strerror(errno));
-	else
-		cli_error("process %d: event '%s': %s of its enabled word: %s",
-			  (int)p->pid, ev->name, call, strerror(errno));
-	return -1;
-}
-
-/*
- * Check the enabled word of `ev` in the process: 0 when it holds 0 or 1
- * inside a writable mapping, -1 after printing why not.
- */
-static int check_word(const struct ctl_process *p, const struct rw_ranges *r,
-		      const struct ust_ctl_event *ev)
-{
-	int32_t value;
-
-	if (ev->enabled_addr % sizeof(int32_t) || !in_rw_range(r, ev->enabled_addr)) {
-		cli_error("process %d: event '%s': enabled word at 0x%" PRIx64
-			  " is not in its writable memory; left alone",
-			  (int)p->pid, ev->name, ev->enabled_addr);
-		return -1;
-	}
-	if (word_io(p, ev, &value, false))
-		return -1;
-	if (value != 0 && value != 1) {
-		cli_error("process %d: event '%s': enabled word at 0x%" PRIx64
-			  " holds %d, not 0 or 1; left alone", (int)p->pid,
-			  ev->name, ev->enabled_addr, (int)value);
-		return -1;
-	}
-	return 0;
-}
-
 /*
  * Write `on` into the event's enabled word.  The call sites read it with
  * a relaxed load (UST_EVENT_ENABLED); only its low byte changes between
@@ -253,36 +163,13 @@ static int write_word(const struct ctl_process *p,
 {
 	int32_t value = on;
 
-	return word_io(p, ev, &value, true);
+	return ctl_word_io(p, ev, ev->enabled_addr, "enabled", &value, true);
 }
 
 /* Does the action touch `ev`? */
 static bool selected(const struct ctl_args *a, const struct ust_ctl_event *ev)
 {
 	return !a->pattern || ust__glob_match(a->pattern, ev->name);
-}
-
-/*
- * Check every selected event's word before changing anything, so a
- * permission problem or a bad address changes nothing.  Returns the
- * number of selected events, or -1.
- */
-static int check_selected(const struct ctl_process *p, const struct ctl_args *a)
-{
-	struct rw_ranges r = { 0 };
-	struct ust_ctl_event ev;
-	uint32_t i;
-	int n = 0;
-
-	if (load_rw_ranges(p->pid, &r))
-		return -1;
-	for (i = 0; i < ust__ctl_nr_events(p->area) && n >= 0; i++) {
-		if (!ctl_event(p, i, &ev) || !selected(a, &ev))
-			continue;
-		n = check_word(p, &r, &ev) ? -1 : n + 1;
-	}
-	free(r.v);
-	return n;
 }
 
 /* Record enable/disable as a rule, for providers registered later. */
@@ -367,7 +254,7 @@ static int ctl_locked(struct ctl_process *p, const struct ctl_args *a)
 {
 	bool stopped = p->area->stopped != 0;
 	unsigned int on;
-	int n = check_selected(p, a);
+	int n = ctl_words_check(p, a->pattern, false);
 
 	if (n < 0)
 		return -1;
@@ -398,12 +285,18 @@ static int ctl_run(int argc, const char **argv)
 	if (ret)
 		return ret > 0 ? 0 : UST_EXIT_USAGE;
 	ret = ctl_attach(&p, a.pid, LOCK_EX);
-	if (!ret) {
-		ret = ctl_locked(&p, &a);
+	if (ret) {
+		ret = UST_EXIT_FAILURE;
+	} else {
+		if (a.action == CTL_FILTER || a.action == CTL_UNFILTER)
+			ret = ctl_filter_locked(&p, a.pattern, a.expr);
+		else
+			ret = ctl_locked(&p, &a) ? UST_EXIT_FAILURE : 0;
 		ctl_detach(&p);
 	}
 	free(a.pattern);
-	return ret ? UST_EXIT_FAILURE : 0;
+	free(a.expr);
+	return ret;
 }
 
 const struct cli_command cli_ctl_command = {

@@ -23,7 +23,8 @@
 
 /* The events --functions turns on even when -e patterns are given. */
 const char *const cli_functions_patterns[] = {
-	"ust_cyg_profile:*", "lttng_ust_statedump:*", "lttng_ust_dl:*", NULL,
+	"ust_cyg_profile:*", "lttng_ust_statedump:*", "lttng_ust_dl:*",
+	"lttng_ust_lib:*", NULL,
 };
 
 int cli_functions_preload(void)

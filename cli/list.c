@@ -12,26 +12,18 @@
  * binary and from each library that the dynamic loader itself
  * (`INTERP --list PROGRAM`, what ldd runs) says the binary loads.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <gelf.h>
-#include <libelf.h>
 #include <popt.h>
-#include <spawn.h>
+#include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "control.h"
+#include "elfscan.h"
 #include "common/parse.h"
 
 #define EVENTS_SECTION	"ust_events"
-
-extern char **environ;
 
 enum list_opt { OPT_HELP = 1 };
 
@@ -49,6 +41,32 @@ static void list_help(FILE *out)
 		       "shared libraries it\nneeds provide, with their parameters, "
 		       "under the file that holds them.\nA PROGRAM named by digits "
 		       "only is given as ./NAME.\n");
+}
+
+/* The filter rules of the process (abi/control.h), in order. */
+static void list_filters(const struct ctl_process *p)
+{
+	static const char *const ops[] = {
+		[UST_CTL_FILTER_OR] = "filter (UST_TRACE)",
+		[UST_CTL_FILTER_SET] = "filter", [UST_CTL_FILTER_CLEAR] = "unfilter",
+	};
+	uint32_t n = __atomic_load_n(&p->area->nr_filters, __ATOMIC_RELAXED), i;
+
+	for (i = 0; i < n && i < UST_CTL_MAX_FILTERS; i++) {
+		struct ust_ctl_filter r;
+
+		memcpy(&r, &p->area->filters[i], sizeof(r));
+		if (r.op >= sizeof(ops) / sizeof(ops[0]) || !ops[r.op])
+			continue;	/* ANY: an -e without filter */
+		r.pattern[sizeof(r.pattern) - 1] = '\0';
+		r.expr[sizeof(r.expr) - 1] = '\0';
+		ust__ctl_printable(r.pattern);
+		ust__ctl_printable(r.expr);
+		if (r.op == UST_CTL_FILTER_CLEAR)
+			printf("  %s '%s'\n", ops[r.op], r.pattern);
+		else
+			printf("  %s '%s' '%s'\n", ops[r.op], r.pattern, r.expr);
+	}
 }
 
 /* `ust list PID` */
@@ -75,37 +93,19 @@ static int list_process(pid_t pid)
 		       ev.flags & UST_CTL_EV_DESCRIBED ? "" :
 		       " (not in the metadata: its log was full)");
 	}
+	list_filters(&p);
 	ctl_detach(&p);
 	return 0;
 }
 
-/* The section `name` of `elf`, or NULL. */
-static Elf_Scn *find_section(Elf *elf, const char *name)
+/* Print the NUL-separated strings of a "ust_events" section, printable ones only. */
+static unsigned int print_events(const char *file, const char *data,
+				 size_t size, void *arg)
 {
-	Elf_Scn *scn = NULL;
-	size_t shstrndx;
-	GElf_Shdr sh;
-
-	if (elf_getshdrstrndx(elf, &shstrndx))
-		return NULL;
-	while ((scn = elf_nextscn(elf, scn))) {
-		const char *n;
-
-		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_PROGBITS)
-			continue;
-		n = elf_strptr(elf, shstrndx, sh.sh_name);
-		if (n && !strcmp(n, name))
-			return scn;
-	}
-	return NULL;
-}
-
-/* Print the NUL-separated strings of `d`, printable ones only. */
-static unsigned int print_events(const char *file, const Elf_Data *d)
-{
-	const char *s = d->d_buf, *end = s + d->d_size;
+	const char *s = data, *end = s + size;
 	unsigned int n = 0;
 
+	(void)arg;
 	while (s < end) {
 		size_t len = strnlen(s, (size_t)(end - s)), i;
 		bool ok = len > 0 && len < (size_t)(end - s);
@@ -123,162 +123,13 @@ static unsigned int print_events(const char *file, const Elf_Data *d)
 	return n;
 }
 
-/*
- * Open `path` with libelf.  Returns the Elf (fd in *fd), or NULL after
- * printing why when `loud`.
- */
-static Elf *open_elf(const char *path, int *fd, bool loud)
-{
-	Elf *elf;
-
-	*fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (*fd < 0) {
-		if (loud)
-			cli_error("%s: %s", path, strerror(errno));
-		return NULL;
-	}
-	elf = elf_begin(*fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || elf_kind(elf) != ELF_K_ELF) {
-		if (loud)
-			cli_error("%s: not an ELF file", path);
-		elf_end(elf);
-		close(*fd);
-		return NULL;
-	}
-	return elf;
-}
-
-/* Print the events of one ELF file; their number. */
-static unsigned int file_events(const char *path, Elf *elf)
-{
-	Elf_Scn *scn = find_section(elf, EVENTS_SECTION);
-	Elf_Data *d = scn ? elf_getdata(scn, NULL) : NULL;
-
-	return d && d->d_buf ? print_events(path, d) : 0;
-}
-
-/* The program interpreter (PT_INTERP) of `elf`, malloc'ed, or NULL. */
-static char *interpreter(Elf *elf)
-{
-	size_t i, nr, size;
-	const char *raw = elf_rawfile(elf, &size);
-	GElf_Phdr ph;
-
-	if (!raw || elf_getphdrnum(elf, &nr))
-		return NULL;
-	for (i = 0; i < nr; i++) {
-		if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_INTERP)
-			continue;
-		if (ph.p_offset >= size || ph.p_filesz > size - ph.p_offset ||
-		    !ph.p_filesz || raw[ph.p_offset + ph.p_filesz - 1])
-			return NULL;
-		return strdup(raw + ph.p_offset);
-	}
-	return NULL;
-}
-
-/*
- * Start `INTERP --list PROGRAM`: the dynamic loader resolves and maps the
- * libraries the program needs, prints them and exits without running
- * any of their code.  Returns its output stream, or NULL.
- */
-static FILE *start_loader_list(const char *interp, const char *program,
-			       pid_t *pid)
-{
-	char *argv[] = { (char *)interp, (char *)"--list", (char *)program, NULL };
-	posix_spawn_file_actions_t fa;
-	int pipefd[2], ret;
-	FILE *f;
-
-	if (pipe2(pipefd, O_CLOEXEC))
-		return NULL;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	ret = posix_spawn(pid, interp, &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(pipefd[1]);
-	f = ret ? NULL : fdopen(pipefd[0], "r");
-	if (!f)
-		close(pipefd[0]);
-	return f;
-}
-
-/* The path in a "\tlibx.so => /path/libx.so (0x...)" line, or NULL. */
-static char *loader_line_path(char *line)
-{
-	char *p = strstr(line, "=> /"), *end;
-
-	if (!p)
-		return NULL;
-	p += 3;
-	end = strstr(p, " (0x");
-	if (!end)
-		return NULL;
-	*end = '\0';
-	return p;
-}
-
-static unsigned int library_events(const char *path)
-{
-	unsigned int n = 0;
-	int fd;
-	Elf *elf = open_elf(path, &fd, false);
-
-	if (elf) {
-		n = file_events(path, elf);
-		elf_end(elf);
-		close(fd);
-	}
-	return n;
-}
-
-/* The events of every library the loader lists for `program`. */
-static unsigned int libraries_events(const char *interp, const char *program)
-{
-	char *line = NULL, *path;
-	size_t len = 0;
-	unsigned int n = 0;
-	int status;
-	pid_t pid;
-	FILE *f = start_loader_list(interp, program, &pid);
-
-	if (!f)
-		return 0;
-	while (getline(&line, &len, f) > 0) {
-		path = loader_line_path(line);
-		if (path)
-			n += library_events(path);
-	}
-	free(line);
-	fclose(f);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	return n;
-}
-
 /* `ust list PROGRAM` */
 static int list_program(const char *program)
 {
-	unsigned int n;
-	char *interp;
-	int fd;
-	Elf *elf;
+	long n = cli_elf_scan_program(program, EVENTS_SECTION, print_events, NULL);
 
-	if (elf_version(EV_CURRENT) == EV_NONE) {
-		cli_error("libelf: %s", elf_errmsg(-1));
+	if (n < 0)
 		return UST_EXIT_FAILURE;
-	}
-	elf = open_elf(program, &fd, true);
-	if (!elf)
-		return UST_EXIT_FAILURE;
-	n = file_events(program, elf);
-	interp = interpreter(elf);
-	elf_end(elf);
-	close(fd);
-	if (interp)
-		n += libraries_events(interp, program);
-	free(interp);
 	if (!n) {
 		cli_error("%s: no events (neither it nor its libraries hold "
 			  "tpgen providers)", program);

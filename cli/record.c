@@ -23,12 +23,17 @@
 #include <sys/wait.h>
 
 #include "abi/env.h"
+#include "abi/shm.h"
 #include "common/clock.h"
+#include "common/context.h"
 #include "common/parse.h"
 #include "cli.h"
 #include "kernel.h"
 #include "outdir.h"
+#include "record-relay.h"
+#include "record-trigger.h"
 #include "rescue.h"
+#include "selection.h"
 #include "summary.h"
 #include "supervise.h"
 
@@ -51,6 +56,17 @@ enum record_opt {
 	OPT_CONTEXT,
 	OPT_FUNCTIONS,
 	OPT_KERNEL,
+	OPT_KERNEL_PID,
+	OPT_KERNEL_ALL,
+	OPT_TRIGGER,
+	OPT_TRIGGER_HOLDOFF,
+	OPT_FILTER,
+	OPT_LOGLEVEL,
+	OPT_LOGLEVEL_ONLY,
+	OPT_RATE_LIMIT,
+	OPT_RELAYD,
+	OPT_LIVE,
+	OPT_SESSION,
 	OPT_HELP,
 };
 
@@ -62,6 +78,18 @@ static const struct poptOption record_options[] = {
 	  "trace the events matching PATTERN, a glob on 'facility:event'; "
 	  "a leading '-' excludes; repeat for more "
 	  "(default: '*', every event)", "PATTERN" },
+	{ "filter", '\0', POPT_ARG_STRING, NULL, OPT_FILTER,
+	  "record only the events of the -e before it for which EXPR, in "
+	  "LTTng's filter syntax, is true (e.g. 'count > 10 && "
+	  "text == \"a*\"'); decided in the program (doc/filters.md)", "EXPR" },
+	{ "loglevel", '\0', POPT_ARG_STRING, NULL, OPT_LOGLEVEL,
+	  "only the events of the -e before it of this level or a more "
+	  "severe one (TRACE_EMERG ... TRACE_DEBUG, or 0 to 14)", "LEVEL" },
+	{ "loglevel-only", '\0', POPT_ARG_STRING, NULL, OPT_LOGLEVEL_ONLY,
+	  "only the events of the -e before it of exactly this level", "LEVEL" },
+	{ "rate-limit", '\0', POPT_ARG_STRING, NULL, OPT_RATE_LIMIT,
+	  "record at most N events a second of each event matching PATTERN, "
+	  "per thread; the others are counted; repeatable", "PATTERN=N/s" },
 	{ "overwrite", '\0', POPT_ARG_NONE, NULL, OPT_OVERWRITE,
 	  "flight recorder: when the buffers are full, overwrite the oldest "
 	  "events instead of dropping new ones", NULL },
@@ -82,8 +110,10 @@ static const struct poptOption record_options[] = {
 	  "how often the consumer reads the buffers, in microseconds, "
 	  "from 100 to 10000000", "USEC" },
 	{ "context", '\0', POPT_ARG_STRING, NULL, OPT_CONTEXT,
-	  "what each event records besides its fields: 'tid' (the thread "
-	  "id, the default) or 'none' (4 bytes less per event)", "tid|none" },
+	  "what each event records besides its fields, comma-separated: "
+	  "vtid (the thread id, the default; 'tid' too), vpid, procname, "
+	  "ip, pthread_id; or 'none' (LTTng's context names and types)",
+	  "LIST" },
 	{ "functions", '\0', POPT_ARG_NONE, NULL, OPT_FUNCTIONS,
 	  "trace every function entry and exit of a program built with "
 	  "-finstrument-functions (preloads libust-cyg-profile.so)", NULL },
@@ -92,6 +122,28 @@ static const struct poptOption record_options[] = {
 	  "scheduling, system calls and interrupts, or the tracepoints "
 	  "of LIST, comma-separated globs on 'system:event' "
 	  "('default' is the default set)", "LIST" },
+	{ "kernel-pid", '\0', POPT_ARG_NONE, NULL, OPT_KERNEL_PID,
+	  "kernel events of CMD's process tree only, with the scheduling "
+	  "context (the default); implies --kernel", NULL },
+	{ "kernel-all", '\0', POPT_ARG_NONE, NULL, OPT_KERNEL_ALL,
+	  "kernel events of the whole system; implies --kernel", NULL },
+	{ "trigger", '\0', POPT_ARG_STRING, NULL, OPT_TRIGGER,
+	  "with --flight-recorder: a snapshot when an event matching "
+	  "'EVENT[ if FILTER]' is recorded: a user event (app:error) or a "
+	  "kernel one (\"syscall_exit_* if ret < 0\"), LTTng's filter "
+	  "syntax (doc/kernel-analyses.md)", "SPEC" },
+	{ "trigger-holdoff", '\0', POPT_ARG_STRING, NULL, OPT_TRIGGER_HOLDOFF,
+	  "at most one trigger snapshot per SEC seconds (default 1)", "SEC" },
+	{ "relayd", '\0', POPT_ARG_STRING, NULL, OPT_RELAYD,
+	  "stream the traces to lttng-relayd at URL, "
+	  "net://HOST[:CTRL_PORT[:DATA_PORT]][/PATH] or net6://...; "
+	  "DIR keeps what the relay cannot take (doc/relayd.md)", "URL" },
+	{ "live", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_LIVE,
+	  "with --relayd: a live session, followed with `ust view --live "
+	  "net://...` or babeltrace2's lttng-live source; TIMER is how late "
+	  "a viewer may see events (default 1s; us, ms or s)", "TIMER" },
+	{ "session", '\0', POPT_ARG_STRING, NULL, OPT_SESSION,
+	  "with --relayd: the relay session's name (default: CMD-PID)", "NAME" },
 	{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP,
 	  "show this help", NULL },
 	POPT_TABLEEND
@@ -100,8 +152,7 @@ static const struct poptOption record_options[] = {
 /* What the command line asked for; a zero number means "not given". */
 struct record_opts {
 	char *output;		/* -o, NULL when not given */
-	char *trace;		/* -e patterns joined with ',' */
-	unsigned int nr_patterns;
+	struct cli_selection sel;	/* -e, --filter, --loglevel, --rate-limit */
 	bool overwrite;
 	bool flight;		/* --flight-recorder (implies overwrite) */
 	bool blocking;		/* --blocking */
@@ -109,10 +160,16 @@ struct record_opts {
 	uint64_t subbuf_size;
 	uint64_t subbuf_count;
 	uint64_t read_timer_us;
-	const char *context;	/* --context: "tid" or "none", NULL if not given */
+	char *context;		/* --context's list, NULL if not given */
 	bool kernel;		/* --kernel */
+	bool kernel_all;	/* --kernel-all: not only CMD's process tree */
+	char *trigger;		/* --trigger SPEC */
+	bool trigger_user;	/* on a user event (consumers), else kernel */
+	const char *kernel_trigger;	/* trigger when a kernel one */
+	char *trigger_holdoff;	/* --trigger-holdoff SEC */
 	char *kernel_list;	/* its LIST, NULL for the default set */
 	char **cmd;		/* CMD and its arguments, NULL-terminated */
+	struct record_relay relay;	/* --relayd, --live, --session */
 };
 
 static void record_help(FILE *out)
@@ -134,8 +191,15 @@ static void record_help(FILE *out)
 "program that links libust (or preloads it) reads them when it starts.\n"
 "\n"
 "With --kernel, ust-kerneld records kernel events into DIR/kernel on the\n"
-"same clock, through a private ftrace instance; without the permission it\n"
-"says what is missing and the user-space trace is recorded alone.\n"
+"same clock, through a private ftrace instance: those of CMD's process tree\n"
+"(and who it switches with), or of the whole system with --kernel-all.\n"
+"Without the permission it says what is missing and the user-space trace\n"
+"is recorded alone.\n"
+"\n"
+"With --relayd, every trace goes to one lttng-relayd session instead of\n"
+"DIR (which keeps what the relay cannot take: see the summary); the relay\n"
+"stores it under HOST/SESSION-DATE-TIME.  $UST_OUTPUT set to a URL means\n"
+"the same.\n"
 "\n"
 "Without -o, each user writes in a folder of its own, /tmp/ltt-usertrace/UID\n"
 "(or, when another user made that impossible, /tmp/ltt-usertrace-UID).\n"
@@ -144,37 +208,6 @@ static void record_help(FILE *out)
 "CMD cannot be run; 1 when the output directory is not writable, or when CMD\n"
 "exited 0 but its tracing failed (see the error lines); 2 for a bad command\n"
 "line.\n", out);
-}
-
-/* Append one -e pattern to the comma-separated list. */
-static int add_pattern(struct record_opts *o, const char *pattern)
-{
-	char *list;
-
-	if (!*pattern) {
-		cli_error("invalid --event '': empty pattern");
-		return -1;
-	}
-	if (strchr(pattern, ',')) {
-		cli_error("invalid --event '%s': one pattern per -e, without ','",
-			  pattern);
-		return -1;
-	}
-	if (++o->nr_patterns > UST_MAX_PATTERNS) {
-		cli_error("too many --event patterns: at most %u", UST_MAX_PATTERNS);
-		return -1;
-	}
-	if (!o->trace)
-		list = strdup(pattern);
-	else if (asprintf(&list, "%s,%s", o->trace, pattern) < 0)
-		list = NULL;
-	if (!list) {
-		cli_error("out of memory");
-		return -1;
-	}
-	free(o->trace);
-	o->trace = list;
-	return 0;
 }
 
 static int check_subbuf_size(const char *arg, uint64_t *out)
@@ -245,15 +278,39 @@ static int check_output(struct record_opts *o, const char *arg)
 	return 0;
 }
 
-/* --context=tid|none, passed on as UST_CONTEXT. */
+/*
+ * The events that describe the loaded objects, which libust records in
+ * a session with the ip context (libust/statedump.c).
+ */
+static const char *const ip_patterns[] = {
+	"lttng_ust_statedump:*", "lttng_ust_lib:*", NULL,
+};
+
+/* --context asked for the ip (the list was checked already). */
+static bool context_has_ip(const struct record_opts *o)
+{
+	char why[96];
+	uint32_t set = 0;
+
+	return o->context && !ust__context_parse(o->context, &set, why, sizeof(why)) &&
+	       (set & UST_CTX_IP);
+}
+
+/* --context=LIST, checked here and passed on as UST_CONTEXT. */
 static int check_context(struct record_opts *o, const char *arg)
 {
-	if (!strcmp(arg, "tid"))
-		o->context = "tid";
-	else if (!strcmp(arg, "none"))
-		o->context = "none";
-	else {
-		cli_error("invalid --context '%s': must be 'tid' or 'none'", arg);
+	char why[96];
+	uint32_t set;
+
+	if (ust__context_parse(arg, &set, why, sizeof(why))) {
+		cli_error("invalid --context '%s': %s (contexts: "
+			  UST_CONTEXT_NAMES_HELP ")", arg, why);
+		return -1;
+	}
+	free(o->context);
+	o->context = strdup(arg);
+	if (!o->context) {
+		cli_error("out of memory");
 		return -1;
 	}
 	return 0;
@@ -286,7 +343,14 @@ static int apply_option(struct record_opts *o, int opt, const char *arg)
 	case OPT_OUTPUT:
 		return check_output(o, arg);
 	case OPT_EVENT:
-		return add_pattern(o, arg);
+		return cli_sel_event(&o->sel, arg);
+	case OPT_FILTER:
+		return cli_sel_filter(&o->sel, arg);
+	case OPT_LOGLEVEL:
+	case OPT_LOGLEVEL_ONLY:
+		return cli_sel_loglevel(&o->sel, arg, opt == OPT_LOGLEVEL_ONLY);
+	case OPT_RATE_LIMIT:
+		return cli_sel_rate_limit(&o->sel, arg);
 	case OPT_OVERWRITE:
 		o->overwrite = true;
 		return 0;
@@ -309,6 +373,21 @@ static int apply_option(struct record_opts *o, int opt, const char *arg)
 		return check_context(o, arg);
 	case OPT_KERNEL:
 		return check_kernel(o, arg);
+	case OPT_TRIGGER:
+		return cli_record_trigger(arg, &o->trigger, &o->trigger_user);
+	case OPT_TRIGGER_HOLDOFF:
+		return cli_record_holdoff(arg, &o->trigger_holdoff);
+	case OPT_KERNEL_PID:
+	case OPT_KERNEL_ALL:
+		o->kernel = true;
+		o->kernel_all = opt == OPT_KERNEL_ALL;
+		return 0;
+	case OPT_RELAYD:
+		return cli_relay_option_url(&o->relay, arg);
+	case OPT_LIVE:
+		return cli_relay_option_live(&o->relay, arg);
+	case OPT_SESSION:
+		return cli_relay_option_session(&o->relay, arg);
 	default:
 		return -1;
 	}
@@ -373,18 +452,34 @@ static enum parse_result record_parse(int argc, const char **argv,
 	}
 	if (res == PARSE_OK && take_cmd(o, poptGetArgs(ctx)))
 		res = PARSE_ERROR;
+	if (res == PARSE_OK && cli_relay_check(&o->relay, o->output != NULL))
+		res = PARSE_ERROR;
 	if (res == PARSE_OK && o->blocking && o->overwrite) {
 		cli_error("--blocking and %s cannot be combined: "
 			  "an overwriting buffer is never full",
 			  o->flight ? "--flight-recorder" : "--overwrite");
 		res = PARSE_ERROR;
 	}
+	if (res == PARSE_OK && cli_record_trigger_check(o->trigger, o->trigger_user, o->flight,
+							 o->kernel))
+		res = PARSE_ERROR;
+	if (res == PARSE_OK && o->trigger && !o->trigger_user)
+		o->kernel_trigger = o->trigger;
 	/* -e narrowed the events: --functions still needs its own. */
-	for (i = 0; res == PARSE_OK && o->functions && o->trace &&
+	for (i = 0; res == PARSE_OK && o->functions && o->sel.nr &&
 		    cli_functions_patterns[i]; i++) {
-		if (add_pattern(o, cli_functions_patterns[i]))
+		if (cli_sel_event(&o->sel, cli_functions_patterns[i]))
 			res = PARSE_ERROR;
 	}
+	/* The same for the ip context: the objects the addresses are in. */
+	for (i = 0; res == PARSE_OK && o->sel.nr && context_has_ip(o) &&
+		    ip_patterns[i]; i++) {
+		if (cli_sel_event(&o->sel, ip_patterns[i]))
+			res = PARSE_ERROR;
+	}
+	/* Filters compile now: a bad expression starts nothing. */
+	if (res == PARSE_OK && cli_sel_compile(&o->sel, o->cmd[0]))
+		res = PARSE_ERROR;
 	poptFreeContext(ctx);
 	return res;
 }
@@ -396,19 +491,26 @@ static void record_opts_release(struct record_opts *o)
 	for (i = 0; o->cmd && o->cmd[i]; i++)
 		free(o->cmd[i]);
 	free(o->cmd);
-	free(o->trace);
+	cli_sel_release(&o->sel);
 	free(o->output);
 	free(o->kernel_list);
+	free(o->trigger);
+	free(o->trigger_holdoff);
+	cli_relay_release(&o->relay);
+	free(o->context);
 }
 
-/* -o, else $UST_OUTPUT when set and not empty, else the default. */
+/*
+ * -o, else $UST_OUTPUT when set, not empty and not a relay URL, else the
+ * default.  With --relayd it keeps what the relay cannot take.
+ */
 static const char *output_dir(const struct record_opts *o)
 {
 	const char *env = getenv(UST_ENV_OUTPUT);
 
 	if (o->output)
 		return o->output;
-	return env && *env ? env : UST_DEFAULT_OUTPUT;
+	return env && *env && !strstr(env, "://") ? env : UST_DEFAULT_OUTPUT;
 }
 
 /*
@@ -481,9 +583,17 @@ static const char *buffer_mode(const struct record_opts *o)
 static int set_environment(const struct record_opts *o, const char *outdir,
 			   const char *sumdir)
 {
-	if (o->functions && cli_functions_preload())
+	char *trace = cli_sel_trace(&o->sel);
+	int ret;
+
+	if (o->functions && cli_functions_preload()) {
+		free(trace);
 		return -1;
-	if (setenv(UST_ENV_TRACE, o->trace ? o->trace : "*", 1) ||
+	}
+	ret = !trace || setenv(UST_ENV_TRACE, trace, 1) ||
+	      (o->sel.rates && setenv(UST_ENV_RATE_LIMIT, o->sel.rates, 1));
+	free(trace);
+	if (ret ||
 	    setenv(UST_ENV_OUTPUT, outdir, 1) ||
 	    setenv(UST_ENV_MODE, buffer_mode(o), 1) ||
 	    setenv(UST_ENV_SUMMARY_DIR, sumdir, 1) ||
@@ -493,7 +603,10 @@ static int set_environment(const struct record_opts *o, const char *outdir,
 	     setenv_u64(UST_ENV_SUBBUF_COUNT, o->subbuf_count)) ||
 	    (o->read_timer_us &&
 	     setenv_u64(UST_ENV_READ_TIMER, o->read_timer_us)) ||
-	    (o->context && setenv(UST_ENV_CONTEXT, o->context, 1))) {
+	    (o->context && setenv(UST_ENV_CONTEXT, o->context, 1)) ||
+	    (o->trigger_user && setenv(UST_ENV_TRIGGER, o->trigger, 1)) ||
+	    (o->trigger_user && o->trigger_holdoff &&
+	     setenv(UST_ENV_TRIGGER_HOLDOFF, o->trigger_holdoff, 1))) {
 		cli_error("cannot set the environment: %s", strerror(errno));
 		return -1;
 	}
@@ -539,16 +652,22 @@ static bool report(const struct record_opts *o, const char *sumdir,
 	return failed;
 }
 
+/* CMD runs: the kernel bridge follows its process tree. */
+static void kernel_spawned(pid_t cmd, void *arg)
+{
+	cli_kernel_root(arg, cmd);
+}
+
 static int record_session(const struct record_opts *o)
 {
 	enum cli_kernel_start kernel = UST_KERNEL_UNAVAILABLE;
+	struct cli_kernel k = { .pid = -1, .fd = -1 };
 	struct cli_supervise_hooks hooks = { .fd = -1 };
 	struct cli_rescue rescue = { .ino = -1 };
 	struct ust_safe_dir out;
 	const char *outdir;
 	char *sumdir = NULL;
-	pid_t kernel_pid = -1;
-	int ret, status, left;
+	int ret, status, left, streaming = 0;
 	bool failed;
 
 	if (prepare_output(output_dir(o), &out))
@@ -561,22 +680,31 @@ static int record_session(const struct record_opts *o)
 		ret = UST_EXIT_FAILURE;
 		goto out;
 	}
-	if (set_environment(o, outdir, sumdir)) {
+	if (set_environment(o, outdir, sumdir) ||
+	    (streaming = cli_relay_setup(&o->relay, outdir, o->cmd[0])) < 0) {
 		ret = UST_EXIT_FAILURE;
 		goto remove_sumdir;
 	}
-	if (o->kernel)
-		kernel = cli_kernel_start(outdir, o->kernel_list, &kernel_pid);
+	if (o->kernel) {
+		struct cli_kernel_opts ko = { o->kernel_list, !o->kernel_all, o->flight,
+					      o->kernel_trigger, o->trigger_holdoff };
+
+		kernel = cli_kernel_start(outdir, &ko, &k);
+	}
 	if (kernel == UST_KERNEL_BAD_LIST) {
 		ret = UST_EXIT_USAGE;
 		goto remove_sumdir;
+	}
+	if (kernel == UST_KERNEL_RUNNING && !o->kernel_all) {
+		hooks.spawned = kernel_spawned;
+		hooks.spawned_arg = &k;
 	}
 	/* Without inotify, dead consumers are only reported, not replaced. */
 	if (cli_rescue_init(&rescue, sumdir, outdir) == 0)
 		cli_rescue_hooks(&rescue, &hooks);
 	ret = cli_supervise(o->cmd, RECORD_CONSUMER_TIMEOUT_S, &hooks, &status, &left);
 	if (kernel == UST_KERNEL_RUNNING)
-		cli_kernel_stop(kernel_pid);
+		cli_kernel_stop(&k);
 	if (ret) {
 		cli_error("cannot run '%s': %s", o->cmd[0], strerror(-ret));
 		ret = ret == -ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC;

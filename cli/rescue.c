@@ -36,6 +36,8 @@ struct cli_rescue_entry {
 	int memfd;		/* the buffers it drains, kept; -1 when let go */
 	uint64_t traced;	/* its process (pid= of its summary) */
 	char *dir;		/* its trace directory (dir=), NULL when none */
+	char *relay_path;	/* its trace on lttng-relayd (relay_path=), or NULL */
+	uint64_t relay_live;	/* its live timer (relay_live=), 0: not live */
 	int status;		/* its wait status, once it died */
 	bool died;		/* reaped before it completed its summary */
 	pid_t rescuer;		/* the consumer started in its place, or 0 */
@@ -130,7 +132,8 @@ static void on_inotify(void *arg)
 }
 
 /*
- * What a consumer's begun summary says (pid=, dir=, end=).  Returns 1
+ * What a consumer's begun summary says (pid=, dir=, relay_path=,
+ * relay_live=, end=).  Returns 1
  * when it is there and incomplete (the consumer did not finish), 0 when
  * it is gone or complete, -errno when unreadable.
  */
@@ -156,6 +159,10 @@ static int begun_read(const struct cli_rescue *r, struct cli_rescue_entry *e)
 			ust__parse_u64(v, &e->traced);
 		else if (!strcmp(line, UST_SUMMARY_KEY_DIR) && *v && !e->dir)
 			e->dir = strdup(v);
+		else if (!strcmp(line, UST_SUMMARY_KEY_RELAY_PATH) && *v && !e->relay_path)
+			e->relay_path = strdup(v);
+		else if (!strcmp(line, UST_SUMMARY_KEY_RELAY_LIVE))
+			ust__parse_u64(v, &e->relay_live);
 		else if (!strcmp(line, UST_SUMMARY_KEY_END))
 			complete = true;
 	}
@@ -173,6 +180,20 @@ static unsigned int deaths_of(const struct cli_rescue *r, uint64_t traced)
 	for (i = 0; i < r->nr; i++)
 		n += r->v[i].died && r->v[i].traced == traced;
 	return n;
+}
+
+/*
+ * Whether the rescuer goes on with e's trace directory (--resume), or
+ * starts a new one in the output directory: when it made none (it
+ * streamed to lttng-relayd and had not fallen back to a directory: the
+ * trace falls back now, the output directory being the relay's fallback
+ * directory too), and when its directory is the fallback of a live relay
+ * session, whose packets are numbered by live piece, not by sub-buffer
+ * (consumer/relay.c), so that where to resume cannot be told from them.
+ */
+static bool resumable(const struct cli_rescue_entry *e)
+{
+	return e->dir && !e->relay_live;
 }
 
 /* The rescuer's command line; strings in `store`. */
@@ -193,9 +214,9 @@ static void rescuer_args(const struct cli_rescue *r, const struct cli_rescue_ent
 	argv[n++] = (char *)"--" UST_CONSUMERD_OPT_PID;
 	snprintf(store[0], 24, "%" PRIu64, e->traced);
 	argv[n++] = store[0];
-	/* Its trace directory if it made one, else a new one. */
-	argv[n++] = (char *)(e->dir ? "--" UST_CONSUMERD_OPT_RESUME : "--" UST_CONSUMERD_OPT_OUTPUT);
-	argv[n++] = e->dir ? e->dir : r->outdir;
+	argv[n++] = (char *)(resumable(e) ? "--" UST_CONSUMERD_OPT_RESUME :
+			     "--" UST_CONSUMERD_OPT_OUTPUT);
+	argv[n++] = resumable(e) ? e->dir : r->outdir;
 	argv[n++] = (char *)"--" UST_CONSUMERD_OPT_SUMMARY_DIR;
 	argv[n++] = r->sumdir;
 	argv[n++] = (char *)"--" UST_CONSUMERD_OPT_FOREGROUND;
@@ -277,10 +298,15 @@ static void replace(struct cli_rescue *r, struct cli_rescue_entry *e)
 		why_not(e, err);
 	} else {
 		e->rescuer = pid;
-		/* The new one has its own summary: this one's is done with. */
+		/*
+		 * A new one that resumes the trace has its own summary: this
+		 * one's is done with.  Else it is all that says where the first
+		 * part of the trace went (a directory, a relay).
+		 */
 		snprintf(path, sizeof(path), "%s/.%d" UST_SUMMARY_SUFFIX ".tmp", r->sumdir,
 			 (int)e->consumer);
-		unlink(path);
+		if (resumable(e) || (!e->dir && !e->relay_path))
+			unlink(path);
 		(void)entry_add(r, pid, fcntl(memfd, F_DUPFD_CLOEXEC, 0));
 		e = &r->v[idx];		/* realloc may have moved it */
 	}
@@ -348,6 +374,7 @@ static int begun_running(const struct cli_rescue *r)
 		if (e.consumer && begun_read(r, &e) > 0 && consumer_alive(e.consumer))
 			n++;
 		free(e.dir);
+		free(e.relay_path);
 	}
 	closedir(d);
 	return n;
@@ -412,13 +439,19 @@ static void status_text(int status, char *buf, size_t len)
 	}
 }
 
-/* The trace whose directory is `dir`, or NULL. */
-static struct cli_trace_summary *trace_of(struct ust_summary *sum, const char *dir)
+/*
+ * The trace of dead consumer `e`: the one whose directory it was, or,
+ * when it had none (it streamed to a relay), its begun summary's.
+ */
+static struct cli_trace_summary *trace_of(struct ust_summary *sum,
+					  const struct cli_rescue_entry *e)
 {
 	size_t i;
 
-	for (i = 0; dir && i < sum->nr; i++) {
-		if (sum->traces[i].dir && !strcmp(sum->traces[i].dir, dir))
+	for (i = 0; i < sum->nr; i++) {
+		const struct cli_trace_summary *t = &sum->traces[i];
+
+		if (e->dir ? t->dir && !strcmp(t->dir, e->dir) : t->consumer == (uint64_t)e->consumer)
 			return &sum->traces[i];
 	}
 	return NULL;
@@ -448,6 +481,43 @@ static void count_on_disk(struct cli_trace_summary *t)
 	rd_reader_close(rd);
 }
 
+/*
+ * An unfinished trace: counted from its files; what went to a relay is
+ * not known here.
+ */
+static void count_unfinished(struct cli_trace_summary *t)
+{
+	if (t->dir && t->dir[0])
+		count_on_disk(t);
+	else if (t->relay)
+		t->uncounted = true;
+}
+
+/*
+ * "consumer 12 killed by SIGKILL; consumer 13 went on with the trace ...".
+ * A trace not resumed is what its begun summary says: counted from its
+ * files when it has a directory, not counted when it is on a relay.
+ */
+static void note_replaced(const struct cli_rescue_entry *e, const char *how,
+			  struct cli_trace_summary *t)
+{
+	char line[PATH_MAX + 512];
+
+	if (resumable(e))
+		snprintf(line, sizeof(line), "consumer %d %s; consumer %d went on with the "
+			 "trace%s%s%s", (int)e->consumer, how, (int)e->rescuer,
+			 e->relay_path ? " (it had streamed to lttng-relayd, " : "",
+			 e->relay_path ? e->relay_path : "", e->relay_path ? ", before)" : "");
+	else
+		snprintf(line, sizeof(line), "consumer %d %s%s; consumer %d went on with the "
+			 "trace in a new directory", (int)e->consumer, how,
+			 e->dir ? "" : " while streaming", (int)e->rescuer);
+	cli_summary_add_note(t, line);
+	t->consumer = 0;	/* explained */
+	if (!resumable(e))
+		count_unfinished(t);
+}
+
 void cli_rescue_report(const struct cli_rescue *r, struct ust_summary *sum)
 {
 	struct cli_trace_summary *t;
@@ -457,13 +527,11 @@ void cli_rescue_report(const struct cli_rescue *r, struct ust_summary *sum)
 	for (i = 0; i < r->nr; i++) {
 		const struct cli_rescue_entry *e = &r->v[i];
 
-		if (!e->died || !(t = trace_of(sum, e->dir)))
+		if (!e->died || !(t = trace_of(sum, e)))
 			continue;
 		status_text(e->status, how, sizeof(how));
 		if (e->rescuer) {
-			snprintf(line, sizeof(line), "consumer %d %s; consumer %d went on "
-				 "with the trace", (int)e->consumer, how, (int)e->rescuer);
-			cli_summary_add_note(t, line);
+			note_replaced(e, how, t);
 			continue;
 		}
 		snprintf(line, sizeof(line), "its consumer (pid %d) %s and none could take "
@@ -471,17 +539,19 @@ void cli_rescue_report(const struct cli_rescue *r, struct ust_summary *sum)
 			 (int)e->consumer, how, e->why_not ? e->why_not : "unknown");
 		cli_summary_add_error(t, line);
 		t->consumer = 0;	/* explained */
-		count_on_disk(t);
+		count_unfinished(t);
 	}
-	/* Unfinished without a death seen (still running when we gave up). */
+	/*
+	 * Unfinished without a death seen (still running when we gave up).
+	 */
 	for (i = 0; i < sum->nr; i++) {
 		t = &sum->traces[i];
-		if (!t->consumer || t->complete || !t->dir || !t->dir[0])
+		if (!t->consumer || t->complete)
 			continue;
 		snprintf(line, sizeof(line), "its consumer (pid %" PRIu64 ") did not finish",
 			 t->consumer);
 		cli_summary_add_error(t, line);
-		count_on_disk(t);
+		count_unfinished(t);
 	}
 }
 
@@ -492,6 +562,7 @@ void cli_rescue_release(struct cli_rescue *r)
 	for (i = 0; i < r->nr; i++) {
 		entry_let_go(&r->v[i]);
 		free(r->v[i].dir);
+		free(r->v[i].relay_path);
 		free(r->v[i].why_not);
 	}
 	free(r->v);

@@ -112,6 +112,33 @@ static int add_line(char **list, const char *line)
 	return 0;
 }
 
+/*
+ * "COUNT NAME" of a rate_limited or no_program line: added to the
+ * trace's total and kept as a line to print.
+ */
+static int add_not_recorded(struct cli_trace_summary *t, const char *key,
+			    char *value)
+{
+	bool rate = !strcmp(key, UST_SUMMARY_KEY_RATE_LIMITED);
+	char *name = strchr(value, ' '), *line;
+	uint64_t n;
+	int ret;
+
+	if (!name || !name[1])
+		return cli_summary_add_error(t, "malformed summary line");
+	*name++ = '\0';
+	if (ust__parse_u64(value, &n))
+		return cli_summary_add_error(t, "malformed summary line");
+	*(rate ? &t->rate_limited : &t->no_program) += n;
+	if (asprintf(&line, "%" PRIu64 " event%s of %s %s", n, n == 1 ? "" : "s",
+		     name, rate ? "over its rate limit" :
+		     "under a filter with no program for its fields") < 0)
+		return -ENOMEM;
+	ret = add_line(&t->not_recorded, line);
+	free(line);
+	return ret;
+}
+
 int cli_summary_add_note(struct cli_trace_summary *t, const char *msg)
 {
 	return add_line(&t->notes, msg);
@@ -134,13 +161,35 @@ static uint64_t *counter_of(struct cli_trace_summary *t, const char *key)
 		return &t->packets_dropped;
 	if (!strcmp(key, UST_SUMMARY_KEY_BYTES))
 		return &t->bytes;
+	if (!strcmp(key, UST_SUMMARY_KEY_RELAY_EVENTS))
+		return &t->relay_events;
+	if (!strcmp(key, UST_SUMMARY_KEY_RELAY_UNCONFIRMED))
+		return &t->relay_unconfirmed;
+	if (!strcmp(key, UST_SUMMARY_KEY_RELAY_KEPT))
+		return &t->relay_kept;
+	if (!strcmp(key, UST_SUMMARY_KEY_RELAY_CUT))
+		return &t->relay_cut;
+	return NULL;
+}
+
+/* The text field that `key` names, or NULL. */
+static char **text_of(struct cli_trace_summary *t, const char *key)
+{
+	if (!strcmp(key, UST_SUMMARY_KEY_DIR))
+		return &t->dir;
+	if (!strcmp(key, UST_SUMMARY_KEY_RELAY))
+		return &t->relay;
+	if (!strcmp(key, UST_SUMMARY_KEY_RELAY_PATH))
+		return &t->relay_path;
+	if (!strcmp(key, UST_SUMMARY_KEY_RELAY_ERROR))
+		return &t->relay_error;
 	return NULL;
 }
 
 /* Apply one "key=value" line (newline already removed). */
 static int parse_line(struct cli_trace_summary *t, char *line)
 {
-	char *value, *msg;
+	char *value, *msg, **text;
 	uint64_t *counter;
 	int ret;
 
@@ -156,10 +205,16 @@ static int parse_line(struct cli_trace_summary *t, char *line)
 	}
 	if (!strcmp(line, UST_SUMMARY_KEY_SNAPSHOT))
 		return add_line(&t->snapshots, value);
-	if (!strcmp(line, UST_SUMMARY_KEY_DIR)) {
-		free(t->dir);
-		t->dir = strdup(value);
-		return t->dir ? 0 : -ENOMEM;
+	if (!strcmp(line, UST_SUMMARY_KEY_RATE_LIMITED) ||
+	    !strcmp(line, UST_SUMMARY_KEY_NO_PROGRAM))
+		return add_not_recorded(t, line, value);
+	if (!strcmp(line, UST_SUMMARY_KEY_RELAY_SNAPSHOT))
+		return add_line(&t->relay_snapshots, value);
+	text = text_of(t, line);
+	if (text) {
+		free(*text);
+		*text = strdup(value);
+		return *text ? 0 : -ENOMEM;
 	}
 	counter = counter_of(t, line);
 	if (!counter || !ust__parse_u64(value, counter))
@@ -249,11 +304,17 @@ static int add_trace(struct ust_summary *sum, int dfd, const char *name)
 	return ret;
 }
 
+/* Where the trace is: its directory, else its place on the relay. */
+static const char *trace_place(const struct cli_trace_summary *t)
+{
+	if (t->dir && *t->dir)
+		return t->dir;
+	return t->relay_path ? t->relay_path : "";
+}
+
 static int compare_dirs(const void *a, const void *b)
 {
-	const struct cli_trace_summary *ta = a, *tb = b;
-
-	return strcmp(ta->dir ? ta->dir : "", tb->dir ? tb->dir : "");
+	return strcmp(trace_place(a), trace_place(b));
 }
 
 int cli_summary_read(const char *path, struct ust_summary *sum)
@@ -295,6 +356,11 @@ void cli_summary_release(struct ust_summary *sum)
 		free(sum->traces[i].error);
 		free(sum->traces[i].snapshots);
 		free(sum->traces[i].notes);
+		free(sum->traces[i].not_recorded);
+		free(sum->traces[i].relay);
+		free(sum->traces[i].relay_path);
+		free(sum->traces[i].relay_error);
+		free(sum->traces[i].relay_snapshots);
 	}
 	free(sum->traces);
 	memset(sum, 0, sizeof(*sum));
@@ -324,29 +390,36 @@ static void format_bytes(uint64_t bytes, char *buf, size_t len)
 	snprintf(buf, len, "%.1f %s", v, units[i]);
 }
 
-/* A consumer that could not even create its trace directory. */
+/* A consumer that could make no trace: no directory, no place on a relay. */
 static bool no_trace(const struct cli_trace_summary *t)
 {
-	return !t->dir || !t->dir[0];
+	return !trace_place(t)[0];
 }
 
-/* The totals line; *full gets the records lost to full buffers. */
+/*
+ * The totals line; *full gets the records the buffers lost (the hint is
+ * about them): neither those of packets that could not be written nor
+ * those of a packet a relay failure cut.
+ */
 static void print_totals(const struct ust_summary *sum, FILE *out,
 			 uint64_t *full)
 {
-	uint64_t events = 0, lost = 0, bytes = 0, dropped = 0, unwritten = 0;
+	uint64_t events = 0, lost = 0, bytes = 0, dropped = 0;
 	size_t i, nr = 0;
 	char size[32];
 
+	*full = 0;
 	for (i = 0; i < sum->nr; i++) {
-		if (no_trace(&sum->traces[i]))
+		const struct cli_trace_summary *t = &sum->traces[i];
+
+		if (no_trace(t))
 			continue;
 		nr++;
-		events += sum->traces[i].events;
-		lost += sum->traces[i].lost;
-		unwritten += sum->traces[i].unwritten;
-		bytes += sum->traces[i].bytes;
-		dropped += sum->traces[i].packets_dropped;
+		events += t->events;
+		lost += t->lost + t->relay_cut;
+		*full += t->lost > t->unwritten ? t->lost - t->unwritten : 0;
+		bytes += t->bytes;
+		dropped += t->packets_dropped;
 	}
 	format_bytes(bytes, size, sizeof(size));
 	fprintf(out, "%s: %zu trace%s, %" PRIu64 " event%s written, %" PRIu64
@@ -356,32 +429,73 @@ static void print_totals(const struct ust_summary *sum, FILE *out,
 		fprintf(out, ", %" PRIu64 " packet%s dropped", dropped,
 			plural(dropped));
 	fputc('\n', out);
-	*full = lost > unwritten ? lost - unwritten : 0;
+}
+
+/*
+ * A streamed trace that fell back to a directory: what went where, and
+ * what may be missing on the relay.
+ */
+static void print_relay(const struct cli_trace_summary *t, FILE *out)
+{
+	if (t->relay_error)
+		fprintf(out, "%s:     relay failed: %s; %" PRIu64 " event%s went to %s before, "
+			"%" PRIu64 " packet%s given back kept here, %" PRIu64 " event%s cut\n",
+			cli_prog, t->relay_error, t->relay_events, plural(t->relay_events),
+			t->relay_path && *t->relay_path ? t->relay_path : "no relay session",
+			t->relay_kept, plural(t->relay_kept), t->relay_cut, plural(t->relay_cut));
+	if (t->relay_unconfirmed)
+		fprintf(out, "%s:     %" PRIu64 " event%s sent but not confirmed stored by the relay\n",
+			cli_prog, t->relay_unconfirmed, plural(t->relay_unconfirmed));
+}
+
+/* "  PLACE  (N events, M lost...)", or "(not counted)" when unknown here. */
+static void print_trace_line(const struct cli_trace_summary *t, FILE *out)
+{
+	uint64_t lost = t->lost + t->relay_cut;
+	bool streamed = t->relay && (!t->relay_error || t->uncounted);
+
+	fprintf(out, "%s:   %s  (", cli_prog, trace_place(t));
+	if (t->uncounted) {
+		fputs("not counted", out);
+	} else {
+		fprintf(out, "%" PRIu64 " event%s, %" PRIu64 " lost", t->events,
+			plural(t->events), lost);
+		if (t->unwritten)
+			fprintf(out, ", of which %" PRIu64 " not written", t->unwritten);
+		if (t->packets_dropped)
+			fprintf(out, ", %" PRIu64 " packet%s dropped",
+				t->packets_dropped, plural(t->packets_dropped));
+		if (t->rate_limited)
+			fprintf(out, ", %" PRIu64 " rate-limited", t->rate_limited);
+		if (t->no_program)
+			fprintf(out, ", %" PRIu64 " with no filter program", t->no_program);
+	}
+	fprintf(out, ")%s%s\n", streamed ? " on " : "", streamed ? t->relay : "");
 }
 
 static void print_trace(const struct cli_trace_summary *t, FILE *out)
 {
 	const char *p, *nl;
 
-	fprintf(out, "%s:   %s  (%" PRIu64 " event%s, %" PRIu64 " lost",
-		cli_prog, t->dir, t->events, plural(t->events), t->lost);
-	if (t->unwritten)
-		fprintf(out, ", of which %" PRIu64 " not written", t->unwritten);
-	if (t->packets_dropped)
-		fprintf(out, ", %" PRIu64 " packet%s dropped",
-			t->packets_dropped, plural(t->packets_dropped));
-	fputs(")\n", out);
+	print_trace_line(t, out);
+	if (t->relay && !t->uncounted)
+		print_relay(t, out);
 	for (p = t->snapshots; p && (nl = strchr(p, '\n')); p = nl + 1)
 		fprintf(out, "%s:     snapshot %.*s\n", cli_prog, (int)(nl - p), p);
+	for (p = t->relay_snapshots; p && (nl = strchr(p, '\n')); p = nl + 1)
+		fprintf(out, "%s:     snapshot on lttng-relayd: %.*s\n", cli_prog, (int)(nl - p), p);
+	for (p = t->not_recorded; p && (nl = strchr(p, '\n')); p = nl + 1)
+		fprintf(out, "%s:     not recorded: %.*s\n", cli_prog,
+			(int)(nl - p), p);
 	for (p = t->notes; p && (nl = strchr(p, '\n')); p = nl + 1)
 		fprintf(out, "%s:     %.*s\n", cli_prog, (int)(nl - p), p);
 }
 
-/* "error: DIR: message", or "error: process PID: message" without a trace. */
+/* "error: PLACE: message", or "error: process PID: message" without a trace. */
 static void print_error(const struct cli_trace_summary *t, FILE *out)
 {
 	if (!no_trace(t))
-		fprintf(out, "%s: error: %s: %s\n", cli_prog, t->dir, t->error);
+		fprintf(out, "%s: error: %s: %s\n", cli_prog, trace_place(t), t->error);
 	else if (t->pid)
 		fprintf(out, "%s: error: process %" PRIu64 ": %s\n", cli_prog, t->pid,
 			t->error ? t->error : "no trace directory");

@@ -18,6 +18,11 @@
  *	bytes=12476416		bytes of stream files written
  *	error=...		any number of lines; none when all went well
  *	snapshot=PATH		one line per flight-recorder snapshot written
+ *	rate_limited=N EVENT	records of EVENT over its rate limit
+ *	no_program=N EVENT	records of EVENT a filter had no program for
+ *	relay=URL ...		streamed to lttng-relayd: the relay_* keys of
+ *				abi/consumerd.h; dir= is then where the trace
+ *				went on when the relay failed, else empty
  *
  * Unknown keys are ignored, so consumers may add some.  A consumer also
  * begins its summary at start, hidden (`.<consumer pid>.summary.tmp`):
@@ -49,6 +54,19 @@ struct cli_trace_summary {
 	bool complete;		/* it said "end=1" */
 	uint64_t consumer;	/* an unfinished one: the consumer's pid */
 	char *notes;		/* "\n"-terminated lines about it, NULL when none */
+	bool uncounted;		/* what it holds is not known here (rescue.c) */
+	uint64_t rate_limited;	/* records over rate limits, all events */
+	uint64_t no_program;	/* records a filter had no program for */
+	char *not_recorded;	/* "\n"-terminated lines, one per event, NULL when none */
+	/* streamed to lttng-relayd (doc/relayd.md); relay NULL when not */
+	char *relay;		/* the URL */
+	char *relay_path;	/* HOST/SESSION/TRACE on the relay */
+	char *relay_error;	/* why the trace fell back to `dir`, NULL if not */
+	char *relay_snapshots;	/* "\n"-terminated places of snapshots sent, or NULL */
+	uint64_t relay_events;	/* records sent */
+	uint64_t relay_unconfirmed; /* records sent, not confirmed stored */
+	uint64_t relay_kept;	/* packets written to `dir` instead */
+	uint64_t relay_cut;	/* records in a packet cut by the failure */
 };
 
 /* Every trace of a session, sorted by directory once read. */

@@ -358,6 +358,8 @@ int cli_supervise(char *const argv[], unsigned int timeout_s,
 	ret = spawn_cmd(&sv, argv);
 	if (ret)
 		goto out;
+	if (hooks && hooks->spawned)
+		hooks->spawned(sv.cmd, hooks->spawned_arg);
 	wait_cmd(&sv);
 	*status = sv.status;
 	*left = wait_consumers(&sv, timeout_s);

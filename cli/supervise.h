@@ -19,7 +19,9 @@ struct cli_supervise_hooks {
 	void (*fd_ready)(void *arg);	/* `fd` is readable */
 	/* A child was reaped; `consumer`: it was an ust-consumerd. */
 	void (*child_exited)(void *arg, pid_t pid, int status, bool consumer);
-	void *arg;
+	void *arg;			/* of the two above */
+	void (*spawned)(pid_t cmd, void *arg);	/* CMD runs (its pid) */
+	void *spawned_arg;
 };
 
 /*
@@ -29,8 +31,8 @@ struct cli_supervise_hooks {
  * `timeout_s` seconds for every ust-consumerd that ended up our child
  * (the companions of CMD and of its descendants, and those `hooks`
  * started), reaping any other orphan that exits meanwhile but not
- * waiting for it.  `hooks` (may be NULL) hears of every child reaped and
- * of its fd, all along.
+ * waiting for it.  `hooks` (may be NULL) hears of CMD once it runs, of
+ * every child reaped and of its fd, all along.
  *
  * Returns 0 with CMD's wait status in *status and the number of
  * consumers we stopped waiting for in *left, or a negative errno when

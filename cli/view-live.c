@@ -33,17 +33,12 @@
 
 #include "cli.h"
 #include "view.h"
+#include "view-follow.h"
 
 #define LIVE_PERIOD_MS		200
 #define LIVE_WAIT_S		10	/* for DIR, then for a trace in it */
 #define LIVE_IDLE_S		5	/* an idle stream stops holding back */
 #define RECORD_MARKER		".ust-record-"
-
-struct followed {
-	char *path;
-	struct rd_stream_pos pos;
-	double grew_at;		/* when its last whole packet changed */
-};
 
 struct vpids {
 	int64_t *v;
@@ -51,33 +46,10 @@ struct vpids {
 };
 
 struct live {
-	struct followed *v;	/* every stream file seen */
-	size_t nr;
+	struct view_follow f;	/* every stream file seen */
 	struct vpids seen;	/* env.vpid of every trace seen */
 	struct vpids written;	/* those whose consumer runs */
 };
-
-static void *check_alloc(void *p)
-{
-	if (!p) {
-		fputs("ust: out of memory\n", stderr);
-		abort();
-	}
-	return p;
-}
-
-static void *grow_or_die(void *v, size_t n, size_t size)
-{
-	return check_alloc(realloc(v, (n + 1) * size));
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static bool vpids_has(const struct vpids *s, int64_t vpid)
 {
@@ -95,52 +67,9 @@ static bool vpids_add(struct vpids *s, int64_t vpid)
 {
 	if (vpids_has(s, vpid))
 		return false;
-	s->v = grow_or_die(s->v, s->nr, sizeof(*s->v));
+	s->v = view_grow_or_die(s->v, s->nr, sizeof(*s->v));
 	s->v[s->nr++] = vpid;
 	return true;
-}
-
-static struct followed *live_stream(const struct live *l, const char *path)
-{
-	size_t i;
-
-	for (i = 0; i < l->nr; i++) {
-		if (!strcmp(l->v[i].path, path))
-			return &l->v[i];
-	}
-	return NULL;
-}
-
-static const struct rd_stream_pos *live_find(void *arg, const char *path)
-{
-	const struct followed *f = live_stream(arg, path);
-
-	return f ? &f->pos : NULL;
-}
-
-/* Remember where each stream of `r` goes on, for the next pass. */
-static void live_save(struct live *l, const struct rd_reader *r)
-{
-	double now = now_s();
-	size_t i;
-
-	for (i = 0; i < rd_reader_nr_streams(r); i++) {
-		const char *path = rd_stream_path(rd_reader_stream(r, i));
-		struct followed *f = live_stream(l, path);
-		struct rd_stream_pos pos;
-
-		rd_reader_stream_pos(r, i, &pos);
-		if (!f) {
-			l->v = grow_or_die(l->v, l->nr, sizeof(*l->v));
-			f = &l->v[l->nr++];
-			*f = (struct followed){ .path = check_alloc(strdup(path)),
-						.grew_at = now };
-		} else if (pos.has_complete != f->pos.has_complete ||
-			   pos.complete_end != f->pos.complete_end) {
-			f->grew_at = now;
-		}
-		f->pos = pos;
-	}
 }
 
 /* The trace's env.vpid, or -1. */
@@ -297,7 +226,7 @@ static bool holds_back(const struct live *l, const struct rd_reader *r, size_t i
 {
 	const struct rd_stream *st = rd_reader_stream(r, i);
 	const struct rd_trace *t = rd_stream_trace(st);
-	const struct followed *f = live_stream(l, rd_stream_path(st));
+	const struct view_followed *f = view_follow_stream(&l->f, rd_stream_path(st));
 	int64_t vpid = trace_vpid(t);
 	struct rd_stream_pos pos;
 
@@ -313,7 +242,7 @@ static bool holds_back(const struct live *l, const struct rd_reader *r, size_t i
 /* Nothing at or after the time some stream still written is complete to. */
 static void live_limit(struct rd_reader *r, const struct live *l)
 {
-	double now = now_s();
+	double now = view_now_s();
 	int64_t end, limit = INT64_MAX;
 	bool any = false;
 	size_t i;
@@ -336,14 +265,14 @@ static int live_pass(struct rd_reader *r, struct live *l, struct view_opts *o,
 	if (running)
 		live_limit(r, l);
 	ret = view_batch(r, o);
-	live_save(l, r);
+	view_follow_save(&l->f, r);
 	return ret;
 }
 
 int view_live(const char *const *dirs, size_t n, struct view_opts *o)
 {
 	struct live l = { 0 };
-	struct rd_live hooks = { live_find, &l };
+	struct rd_live hooks = { view_follow_find, &l.f };
 	int waited = 0, ret = 0;
 	bool found = false;
 	struct rd_reader *r;
@@ -380,9 +309,7 @@ int view_live(const char *const *dirs, size_t n, struct view_opts *o)
 			  n > 1 ? " (and the other directories)" : "", LIVE_WAIT_S);
 		ret = UST_EXIT_FAILURE;
 	}
-	while (l.nr)
-		free(l.v[--l.nr].path);
-	free(l.v);
+	view_follow_release(&l.f);
 	free(l.seen.v);
 	free(l.written.v);
 	return ret;

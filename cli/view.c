@@ -46,7 +46,8 @@ static const struct poptOption view_options[] = {
 	  "print times in UTC instead of local time", NULL },
 	{ "live", '\0', POPT_ARG_NONE, NULL, OPT_LIVE,
 	  "follow the traces while they are written (ust record or UST_TRACE), "
-	  "in time order, until the session ends", NULL },
+	  "in time order, until the session ends; or, instead of DIR, a live "
+	  "session on lttng-relayd: net://RELAY[:PORT]/host/HOSTNAME/SESSION", NULL },
 	{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, "show this help", NULL },
 	POPT_TABLEEND
 };
@@ -372,6 +373,17 @@ static int view_run(int argc, const char **argv)
 	}
 	while (dirs[n])
 		n++;
+	if (n == 1 && strstr(dirs[0], "://")) {
+		/* a relay (doc/relayd.md): only its live port can be read */
+		if (o.live)
+			ret = view_live_relay(dirs[0], &o);
+		else {
+			cli_error("'%s' is a relay: follow a live session with --live, or read the relay's output directory",
+				  dirs[0]);
+			ret = UST_EXIT_USAGE;
+		}
+		goto out;
+	}
 	if (o.live) {
 		ret = view_live(dirs, n, &o);
 		goto out;

@@ -35,4 +35,7 @@ int view_batch(struct rd_reader *r, struct view_opts *o);
 /* --live: follow the traces under dirs[0..n) until the session ends. */
 int view_live(const char *const *dirs, size_t n, struct view_opts *o);
 
+/* --live net://HOST[:PORT]/host/HOSTNAME/SESSION: a session on lttng-relayd. */
+int view_live_relay(const char *url, struct view_opts *o);
+
 #endif /* UST_CLI_VIEW_H */

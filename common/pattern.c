@@ -13,8 +13,10 @@ bool ust__glob_match(const char *pattern, const char *name)
 	return fnmatch(pattern, name, 0) == 0;
 }
 
-bool ust__patterns_match(const char *const *patterns, unsigned int nr,
-			const char *name)
+bool ust__patterns_match_when(const char *const *patterns, unsigned int nr,
+			     const char *name,
+			     bool (*counts)(unsigned int i, const void *arg),
+			     const void *arg)
 {
 	bool included = false, have_include = false;
 	unsigned int i;
@@ -30,8 +32,14 @@ bool ust__patterns_match(const char *const *patterns, unsigned int nr,
 			continue;
 		}
 		have_include = true;
-		if (ust__glob_match(p, name))
+		if (ust__glob_match(p, name) && (!counts || counts(i, arg)))
 			included = true;
 	}
 	return have_include ? included : true;
+}
+
+bool ust__patterns_match(const char *const *patterns, unsigned int nr,
+			const char *name)
+{
+	return ust__patterns_match_when(patterns, nr, name, NULL, NULL);
 }

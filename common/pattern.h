@@ -22,4 +22,13 @@ bool ust__glob_match(const char *pattern, const char *name);
 bool ust__patterns_match(const char *const *patterns, unsigned int nr,
 			const char *name);
 
+/*
+ * The same, where an including pattern i that matches counts only when
+ * counts(i, arg) says so (UST_TRACE's log-level options).
+ */
+bool ust__patterns_match_when(const char *const *patterns, unsigned int nr,
+			     const char *name,
+			     bool (*counts)(unsigned int i, const void *arg),
+			     const void *arg);
+
 #endif /* UST_PATTERN_H */

@@ -50,6 +50,13 @@ void ust__ctl_event_name(const struct ust_ctl_event *ev,
 	name[UST_CTL_NAME_MAX - 1] = '\0';
 }
 
+void ust__ctl_printable(char *s)
+{
+	for (; *s; s++)
+		if (*s < ' ' || *s >= 0x7f)
+			*s = '?';
+}
+
 bool ust__ctl_rules_apply(const struct ust_ctl_area *a, uint32_t nr_rules,
 			 const char *name, bool wanted)
 {

@@ -35,6 +35,9 @@ bool ust__ctl_rules_apply(const struct ust_ctl_area *a, uint32_t nr_rules,
 void ust__ctl_event_name(const struct ust_ctl_event *ev,
 			char name[UST_CTL_NAME_MAX]);
 
+/* Replace what a terminal would act on (control bytes, non-ASCII) by '?'. */
+void ust__ctl_printable(char *s);
+
 /* Entries and rules in use, clamped to the area's capacity. */
 uint32_t ust__ctl_nr_events(const struct ust_ctl_area *a);
 uint32_t ust__ctl_nr_rules(const struct ust_ctl_area *a);

@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "abi/consumerd.h"
 #include "abi/shm.h"
@@ -33,6 +34,7 @@
 #define CONSUMER_NAME		UST_CONSUMERD_NAME
 #define META_MAX_EVENT_ID	(1u << 20)	/* bounds the layout tables */
 #define CORRUPT_REPORT_MAX	5		/* messages per stream */
+#define META_FILE		"metadata"
 
 /* One per-CPU buffer of one channel, and its stream file. */
 struct stream {
@@ -75,11 +77,14 @@ struct consumer_stats {
 	uint64_t bytes;			/* written, metadata included */
 };
 
+struct cd_trigger;
+
 struct consumer {
 	struct shm_map shm;
 	struct ust_clock clock;
 	int out_fd;			/* the trace directory */
 	char *out_path;			/* its absolute path */
+	time_t created;			/* when it was created (env of the metadata) */
 	int meta_fd;
 	uint64_t meta_file_size;	/* bytes of whole blocks in `metadata` */
 	uint64_t meta_pos;		/* next unread byte of the metadata log */
@@ -88,15 +93,19 @@ struct consumer {
 	struct stream *streams;
 	unsigned int nr_streams;
 	uint8_t *scratch;		/* private copy of one packet (largest sub-buffer) */
+	size_t scratch_size;
 	bool writing_stopped;
 	char error[256];		/* why writing stopped, for the summary */
 	int pidfd;			/* the traced process */
 	unsigned int nr_snapshots;	/* flight recorder: written so far */
 	char *snapshot_lines;		/* "snapshot=PATH\n" each, for the summary */
+	struct cd_relay *relay;		/* the relay sink (relay.c), or NULL */
 	struct consumer_stats stats;
+	struct cd_trigger *trigger;	/* UST_TRIGGER on a user event, or NULL */
 	int reserve_fd;			/* room kept on the trace's disk (reserve.c) */
 
 	char resume_parent[4096];	/* --resume refused: where a new trace goes */
+	char resume_name[256];		/* --resume: env.trace_name of the trace */
 
 	/* The summary file (summary.c). */
 	int sum_dirfd;			/* the summary directory */
@@ -105,7 +114,17 @@ struct consumer {
 	char sum_tmp[64];		/* its name */
 };
 
-/* output.c */
+/* output.c: where the trace goes (a directory, or the relay: relay.c) */
+int cd_output_start(struct consumer *c, const char *output, const char *procname, int pid);
+int cd_output_metadata(struct consumer *c, const char *text, size_t len);
+void cd_output_packet(struct consumer *c, struct stream *s, uint64_t n, const uint8_t *pkt,
+		      size_t len, uint64_t records, bool partial);
+void cd_output_finish(struct consumer *c);
+int cd_output_file_metadata(struct consumer *c, const char *text, size_t len);
+void cd_output_file_packet(struct consumer *c, struct stream *s, const uint8_t *pkt,
+			   size_t len, uint64_t records);
+void cd_output_trace_name(const char *procname, int pid, time_t created,
+			  char *buf, size_t len);
 int cd_output_create_trace_dir(struct consumer *c, const char *dir,
 			    const char *procname, int pid);
 void cd_output_remove_trace_dir(struct consumer *c, const char *meta);
@@ -113,12 +132,34 @@ int cd_output_open_file(struct consumer *c, const char *name);
 void cd_output_stop(struct consumer *c, const char *name, int err);
 int cd_output_append(struct consumer *c, int fd, uint64_t *size,
 		  const void *buf, size_t len, const char *name);
+/* The summary lines of records gates stopped (abi/consumerd.h), malloc'ed. */
+char *cd_not_recorded_lines(const struct consumer *c);
+/* The same lines in the trace directory, when there are any. */
+void cd_not_recorded_write(const struct consumer *c);
 int cd_output_open_parent(const char *dir, struct ust_safe_dir *d,
 			  char *err, size_t errlen);
 int cd_output_make_dir(int parent, const char *base, char *name, size_t len);
 int cd_output_write_all(int fd, const void *data, size_t len);
 char *cd_output_join_path(const struct ust_safe_dir *d, const char *name);
 void cd_sanitize_name(char *s);
+
+/* relay.c: the relay sink */
+struct cd_relay;
+bool cd_relay_wanted(const char *output);
+bool cd_relay_sink(const struct consumer *c);
+char *cd_relay_begun_lines(const struct consumer *c);
+const char *cd_relay_session_name(const struct consumer *c);
+void cd_relay_snapshot(struct consumer *c, const char *dir);
+int cd_relay_start(struct consumer *c, const char *url, const char *trace_name);
+int cd_relay_metadata(struct consumer *c, const char *text, size_t len);
+void cd_relay_packet(struct consumer *c, struct stream *s, uint64_t n, const uint8_t *pkt,
+		     size_t len, uint64_t records, bool partial);
+bool cd_relay_live_due(struct consumer *c);
+void cd_relay_beacons(struct consumer *c);
+void cd_relay_tick(struct consumer *c);
+void cd_relay_finish(struct consumer *c);
+char *cd_relay_summary(const struct consumer *c);
+void cd_relay_release(struct consumer *c);
 
 /* metadata.c */
 int cd_metadata_header_text(const struct consumer *c, int pid, char **text,
@@ -130,7 +171,9 @@ int cd_meta_tsdl_check(const char *tsdl, char *err, size_t errlen);
 
 /* drain.c */
 int cd_streams_init(struct consumer *c);
+void cd_stream_start_at(struct consumer *c, struct stream *s, uint64_t from);
 void cd_drain_all(struct consumer *c, bool final);
+void cd_drain_live(struct consumer *c);
 size_t cd_packet_copy(struct consumer *c, const struct chan_info *ci,
 		   const uint8_t *slot);
 enum copy_state cd_packet_copy_state(const struct consumer *c,
@@ -157,5 +200,27 @@ int cd_resume(struct consumer *c, const char *dir, int pid);
 /* snapshot.c */
 void cd_flight_poll(struct consumer *c);
 void cd_flight_final(struct consumer *c);
+
+/* trigger.c: --trigger on a user event (UST_TRIGGER) */
+int cd_trigger_init(struct consumer *c);
+/* Event class `id` of channel `chan` was logged (metadata.c). */
+void cd_trigger_class(struct consumer *c, unsigned int chan, uint32_t id, const char *name,
+		      const char *tsdl);
+/* Look for a match since the last tick; a match asks for a snapshot. */
+void cd_trigger_scan(struct consumer *c);
+/* Resuming a dead consumer's trace: it may have fired up to `cut` (resume.c). */
+void cd_trigger_resume(struct consumer *c, uint64_t cut);
+void cd_trigger_release(struct consumer *c);
+
+/* kernel-snapshot.c: a snapshot's kernel part, by the kernel bridge */
+struct cd_kernel_request {
+	int fd;			/* -1: none asked for */
+	char dir[UST_FLIGHT_PATH_MAX + 16];
+};
+/* Ask for the kernel events up to `cut` next to `snapshot` (if a bridge). */
+void cd_kernel_snapshot_send(struct cd_kernel_request *r, const char *snapshot,
+			     uint64_t cut);
+/* Its answer: 0 when r->dir was written, else -errno (said). */
+int cd_kernel_snapshot_wait(struct cd_kernel_request *r);
 
 #endif /* UST_CONSUMER_H */

@@ -39,6 +39,29 @@
 
 #include "consumer.h"
 
+/*
+ * Where the drain of stream `s` starts: the sub-buffer that the last
+ * consumer of the buffer released (0 for a process that just started;
+ * one started in place of a consumer that died goes on from there), and
+ * not before `from` (resume.c: after the last packet on disk), but never
+ * past the sub-buffer being filled (I1: the values are untrusted; the
+ * drain handles laps).
+ */
+void cd_stream_start_at(struct consumer *c, struct stream *s, uint64_t from)
+{
+	const struct chan_info *ci = &c->shm.chan[s->chan];
+	const struct ust_shm_buf *buf = shm_buf(&c->shm, s->chan, s->cpu);
+	uint64_t cur, consumed;
+
+	/* I6: the last consumer's store (it is gone, or it is us: relaxed). */
+	consumed = __atomic_load_n(&buf->consumed, __ATOMIC_RELAXED) >> ci->subbuf_shift;
+	/* I2, acquire, as in the drain. */
+	cur = __atomic_load_n(&buf->commit.offset, __ATOMIC_ACQUIRE) >> ci->subbuf_shift;
+	if (from > consumed)
+		consumed = from;
+	s->consumed = consumed <= cur ? consumed : cur;
+}
+
 int cd_streams_init(struct consumer *c)
 {
 	const struct shm_map *m = &c->shm;
@@ -59,9 +82,11 @@ int cd_streams_init(struct consumer *c)
 			s->cpu = cpu;
 			s->fd = -1;
 			snprintf(s->name, sizeof(s->name), "%s_%u", m->chan[ch].name, cpu);
+			cd_stream_start_at(c, s, 0);
 		}
 	}
 	c->scratch = malloc(scratch);
+	c->scratch_size = scratch;
 	return c->scratch ? 0 : -ENOMEM;
 }
 
@@ -229,41 +254,6 @@ const char *cd_packet_sequence_check(const struct stream *s, uint64_t n,
 	return why;
 }
 
-/* A checked packet that could not be written: its records are lost (I7). */
-static void packet_unwritten(struct consumer *c, struct stream *s, uint64_t records)
-{
-	c->stats.packets_unwritten++;
-	c->stats.events_unwritten += records;
-	s->unwritten += records;
-}
-
-/* Append the checked packet to the stream file (created on first use). */
-static void packet_write(struct consumer *c, struct stream *s, size_t len,
-			 uint64_t records)
-{
-	int fd;
-
-	if (c->writing_stopped) {
-		packet_unwritten(c, s, records);
-		return;
-	}
-	if (s->fd < 0) {
-		fd = cd_output_open_file(c, s->name);
-		if (fd < 0) {
-			cd_output_stop(c, s->name, -fd);
-			packet_unwritten(c, s, records);
-			return;
-		}
-		s->fd = fd;
-	}
-	if (cd_output_append(c, s->fd, &s->file_size, c->scratch, len, s->name)) {
-		packet_unwritten(c, s, records);
-		return;
-	}
-	c->stats.packets++;
-	c->stats.events += records;
-}
-
 /*
  * A packet failed its checks: corrupt, or, when a writer may have been
  * switching into its slot while we copied it, overwritten.
@@ -278,6 +268,28 @@ static void packet_reject(struct consumer *c, struct stream *s, uint64_t n,
 }
 
 /*
+ * The checks of the packet copied to the scratch buffer (`len` bytes, its
+ * closing fields set); on disk a packet ends with its content, no
+ * padding.  0, or -1 with the reason in `why` (res.error or the sequence).
+ */
+static int packet_check(struct consumer *c, struct stream *s, uint64_t n, size_t len,
+			struct ust_walk_result *res, char *why, size_t whylen)
+{
+	const struct chan_info *ci = &c->shm.chan[s->chan];
+	uint8_t *pkt = c->scratch;
+	uint64_t content;
+
+	content = ctf_get_le64(pkt + UST_PACKET_OFF(content_size));
+	ctf_put_le64(pkt + UST_PACKET_OFF(packet_size), (content + 7) & ~7ull);
+	if (shm_packet_walk(pkt, len, c->shm.uuid, ci->stream_id, &ci->table,
+			    NULL, NULL, res)) {
+		snprintf(why, whylen, "%s", res->error);
+		return -1;
+	}
+	return cd_packet_sequence_check(s, n, pkt, why, whylen) ? -1 : 0;
+}
+
+/*
  * Check the packet copied to the scratch buffer (`len` bytes, its
  * closing fields set) and write it.  `final`: the stream's last packet,
  * dropped when it adds nothing (no record, no new loss).
@@ -285,28 +297,20 @@ static void packet_reject(struct consumer *c, struct stream *s, uint64_t n,
 static void packet_process(struct consumer *c, struct stream *s, uint64_t n,
 			   size_t len, enum copy_state state, bool final)
 {
-	const struct chan_info *ci = &c->shm.chan[s->chan];
 	struct ust_walk_result res;
 	uint8_t *pkt = c->scratch;
 	uint64_t content, lost;
 	char why[160];
 
-	/* On disk a packet ends with its content: no padding. */
-	content = ctf_get_le64(pkt + UST_PACKET_OFF(content_size));
-	ctf_put_le64(pkt + UST_PACKET_OFF(packet_size), (content + 7) & ~7ull);
-	if (shm_packet_walk(pkt, len, c->shm.uuid, ci->stream_id, &ci->table,
-			    NULL, NULL, &res)) {
-		packet_reject(c, s, n, state, res.error);
-		return;
-	}
-	if (cd_packet_sequence_check(s, n, pkt, why, sizeof(why))) {
+	if (packet_check(c, s, n, len, &res, why, sizeof(why))) {
 		packet_reject(c, s, n, state, why);
 		return;
 	}
+	content = ctf_get_le64(pkt + UST_PACKET_OFF(content_size));
 	lost = ctf_get_le64(pkt + UST_PACKET_OFF(events_discarded));
 	if (final && res.nr_records == 0 && lost == s->last_discarded)
 		return;
-	packet_write(c, s, (size_t)(content / 8), res.nr_records);
+	cd_output_packet(c, s, n, pkt, (size_t)(content / 8), res.nr_records, false);
 	if (!s->have_last) {
 		s->first_ts = ctf_get_le64(pkt + UST_PACKET_OFF(timestamp_begin));
 		s->first_seq = n;
@@ -391,6 +395,55 @@ static void stream_flush_partial(struct consumer *c, struct stream *s)
 	ctf_put_le64(c->scratch + UST_PACKET_OFF(events_discarded), lost);
 	packet_process(c, s, n, used, state, true);
 	s->consumed = n + 1;
+}
+
+/*
+ * Live (a relay sink with a live timer): hand the committed part of the
+ * sub-buffer being filled to the output as it is now, closed in the copy
+ * (timestamp_end = the writer's last_ts), without consuming anything: the
+ * writer keeps filling it, and relay.c sends only what is new.  Nothing
+ * is counted here: a copy that fails its checks is read again, and judged,
+ * once its sub-buffer is closed.  Only when every closed sub-buffer was
+ * drained (n == consumed), so that pieces go in order.
+ */
+static void stream_flush_live(struct consumer *c, struct stream *s)
+{
+	const struct chan_info *ci = &c->shm.chan[s->chan];
+	const struct ust_shm_buf *buf = shm_buf(&c->shm, s->chan, s->cpu);
+	struct ust_walk_result res;
+	uint64_t off, n, used;
+	const uint8_t *slot;
+	char why[160];
+
+	off = commit_offset_load(buf);
+	n = off >> ci->subbuf_shift;
+	used = off & (ci->subbuf_size - 1);
+	if (n != s->consumed || used < UST_PACKET_HEADER_SIZE)
+		return;
+	slot = shm_slot(&c->shm, s->chan, s->cpu, n);
+	memcpy(c->scratch, slot, used);
+	if (cd_packet_copy_state(c, s, n, slot) == COPY_TORN)
+		return;
+	/* I2: after the offset's acquire load, like the records. */
+	ctf_put_le64(c->scratch + UST_PACKET_OFF(timestamp_end),
+		     __atomic_load_n(&buf->commit.last_ts, __ATOMIC_RELAXED));
+	ctf_put_le64(c->scratch + UST_PACKET_OFF(content_size), used * 8);
+	ctf_put_le64(c->scratch + UST_PACKET_OFF(events_discarded), s->last_discarded);
+	if (packet_check(c, s, n, used, &res, why, sizeof(why)))
+		return;
+	cd_output_packet(c, s, n, c->scratch, used, res.nr_records, true);
+}
+
+void cd_drain_live(struct consumer *c)
+{
+	unsigned int i;
+
+	for (i = 0; i < c->nr_streams; i++) {
+		struct stream *s = &c->streams[i];
+
+		if (!s->broken && c->shm.chan[s->chan].mode != UST_MODE_FLIGHT)
+			stream_flush_live(c, s);
+	}
 }
 
 /*

@@ -228,6 +228,27 @@ static int clock_setup(struct consumer *c, const struct options *o)
 	return ret;
 }
 
+/*
+ * The trace: the dead consumer's with --resume, else (or when that one
+ * cannot be continued: a new trace next to it) a new one, in a directory
+ * or on a relay (output.c).
+ */
+static int trace_start(struct consumer *c, const struct options *o)
+{
+	int ret;
+
+	if (o->resume) {
+		ret = cd_resume(c, o->resume, o->pid);
+		if (ret != -EAGAIN)
+			return ret;
+	}
+	ret = cd_output_start(c, o->output ? o->output : c->resume_parent,
+			      c->shm.procname, o->pid);
+	if (!ret)
+		ret = cd_metadata_write_header(c, o->pid);
+	return ret;
+}
+
 /* Everything before the first drain.  Returns 0 or a negative errno. */
 static int consumer_start(struct consumer *c, const struct options *o)
 {
@@ -244,19 +265,12 @@ static int consumer_start(struct consumer *c, const struct options *o)
 		fprintf(stderr, CONSUMER_NAME ": shared memory names pid %d, not %d\n",
 			c->shm.pid, o->pid);
 	ret = clock_setup(c, o);
-	if (!ret && o->resume) {
-		ret = cd_resume(c, o->resume, o->pid);
-		if (ret != -EAGAIN)
-			return ret;
-		ret = 0;	/* a new trace next to it, then */
-	}
-	if (!ret)
-		ret = cd_output_create_trace_dir(c, o->output ? o->output : c->resume_parent,
-						 c->shm.procname, o->pid);
-	if (!ret)
-		ret = cd_metadata_write_header(c, o->pid);
 	if (!ret)
 		ret = cd_streams_init(c);
+	if (!ret)
+		ret = cd_trigger_init(c);	/* before the first event class */
+	if (!ret)
+		ret = trace_start(c, o);
 	if (ret && !c->error[0])
 		snprintf(c->error, sizeof(c->error), "consumer could not start: %s",
 			 strerror(-ret));
@@ -267,6 +281,8 @@ static int consumer_start(struct consumer *c, const struct options *o)
 static void consumer_release(struct consumer *c)
 {
 	cd_reserve_release(c);
+	cd_trigger_release(c);
+	cd_relay_release(c);
 	cd_streams_release(c);
 	cd_metadata_release(c);
 	shm_map_close(&c->shm);
@@ -292,15 +308,26 @@ static bool drain_guarded(struct consumer *c, bool final)
 	}
 	bus_armed = 1;
 	cd_drain_all(c, final);
-	if (final)
+	if (final) {
+		cd_trigger_scan(c);	/* what the last tick did not see */
 		cd_flight_final(c);	/* a crash leaves a snapshot */
-	else
+	} else {
+		cd_trigger_scan(c);		/* --trigger on a user event */
 		cd_flight_poll(c);		/* a snapshot request */
+		if (cd_relay_live_due(c)) {
+			cd_drain_live(c);	/* the sub-buffers being filled */
+			cd_relay_beacons(c);
+		}
+	}
 	bus_armed = 0;
+	cd_relay_tick(c);
 	return true;
 }
 
-/* Drain every tick until the process ends or SIGTERM; then flush. */
+/*
+ * Drain every tick until the process ends or SIGTERM; then flush.  No
+ * pidfd (resuming the trace of a process that is gone): only the flush.
+ */
 static void consumer_run(struct consumer *c, const struct options *o, int pidfd,
 			 const sigset_t *runmask)
 {
@@ -309,9 +336,10 @@ static void consumer_run(struct consumer *c, const struct options *o, int pidfd,
 		.tv_sec = o->read_timer / 1000000,
 		.tv_nsec = (o->read_timer % 1000000) * 1000,
 	};
+	bool readable = true;
 	int n;
 
-	while (!term_requested) {
+	while (pidfd >= 0 && !term_requested && readable) {
 		n = ppoll(&pfd, 1, &tick, runmask);
 		if (n < 0 && errno != EINTR) {
 			perror(CONSUMER_NAME ": ppoll");
@@ -319,10 +347,11 @@ static void consumer_run(struct consumer *c, const struct options *o, int pidfd,
 		}
 		if (n > 0)
 			break;		/* the process is gone (or the pidfd is bad) */
-		if (!drain_guarded(c, false))
-			return;
+		readable = drain_guarded(c, false);
 	}
-	drain_guarded(c, true);
+	if (readable)
+		drain_guarded(c, true);
+	cd_output_finish(c);	/* the relay's end, even after a fault */
 }
 
 /* The summary directory, opened by the walk of common/safepath.h. */
@@ -376,10 +405,8 @@ int main(int argc, const char **argv)
 		/* Paths were resolved at start: do not pin the cwd's mount. */
 		if (chdir("/"))
 			perror(CONSUMER_NAME ": chdir /");
-		if (pidfd >= 0)
-			consumer_run(&c, &o, pidfd, &runmask);
-		else
-			drain_guarded(&c, true);
+		consumer_run(&c, &o, pidfd, &runmask);
+		cd_not_recorded_write(&c);	/* for ust report */
 	}
 	if (sumfd >= 0) {
 		cd_summary_finish(&c);

@@ -21,22 +21,43 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "consumer.h"
 #include "ctf/tsdl.h"
 
-#define META_FILE	"metadata"
 
+/* env.tracer_major/minor: the LTTng-UST version whose traces we write. */
+#define UST_TRACER_NAME		"lttng-ust"
+#define UST_TRACER_MAJOR	2
+#define UST_TRACER_MINOR	13
+#define UST_TRACER_PATCHLEVEL	0
+
+/*
+ * The trace's environment, as LTTng-UST 2.13 writes it for a per-process
+ * buffer (`lttng enable-channel --buffers-pid`), in its order: Trace
+ * Compass and babeltrace2 recognise the trace and its version by these
+ * keys, doc/compatibility.md says which tool reads which.  ust_version
+ * is ours: which ust wrote the trace.
+ */
 static const char tsdl_env[] =
 	"env {\n"
-	"\thostname = \"%s\";\n"
 	"\tdomain = \"ust\";\n"
-	"\ttracer_name = \"ust\";\n"
+	"\ttracer_name = \"" UST_TRACER_NAME "\";\n"
 	"\ttracer_major = %d;\n"
 	"\ttracer_minor = %d;\n"
-	"\tprocname = \"%s\";\n"
+	"\ttracer_buffering_scheme = \"pid\";\n"
+	"\ttracer_buffering_id = %d;\n"
+	"\tarchitecture_bit_width = %u;\n"
+	"\ttrace_name = \"%s\";\n"
+	"\ttrace_creation_datetime = \"%s\";\n"
+	"\thostname = \"%s\";\n"
+	"\ttracer_patchlevel = %d;\n"
 	"\tvpid = %d;\n"
+	"\tprocname = \"%s\";\n"
+	"\tvpid_datetime = \"%s\";\n"
+	"\tust_version = \"%s\";\n"
 	"};\n"
 	"\n";
 
@@ -60,35 +81,99 @@ static const char tsdl_stream_types[] =
 	"} align(8);\n"
 	"\n";
 
-/* A stream class; the event context is there only for UST_CONTEXT_TID. */
+/* A stream class, up to its event context (the channel's set). */
 static const char tsdl_stream[] =
 	"stream {\n"
 	"\tid = %u;\n"
 	"\tpacket.context := struct packet_context;\n"
-	"\tevent.header := struct event_header;\n"
-	"%s"
-	"};\n"
-	"\n";
+	"\tevent.header := struct event_header;\n";
 
-static const char tsdl_stream_vtid[] =
-	"\tevent.context := struct {\n"
-	"\t\tint32_t _vtid;\n"
-	"\t} align(8);\n";
+/*
+ * The stream event context fields (ctf/format.h), in record order, with
+ * LTTng-UST's names and types.
+ */
+static const char *const tsdl_context_fields[UST_CTX_NR] = {
+	"\t\tinteger { size = 32; align = 8; signed = 1; encoding = none; base = 10; } _vtid;\n",
+	"\t\tinteger { size = 32; align = 8; signed = 1; encoding = none; base = 10; } _vpid;\n",
+	"\t\tinteger { size = 8; align = 8; signed = 1; encoding = UTF8; base = 10; } _procname[17];\n",
+	"\t\tinteger { size = 64; align = 8; signed = 0; encoding = none; base = 10; } _pthread_id;\n",
+	"\t\tinteger { size = 64; align = 8; signed = 0; encoding = none; base = 10; } _ip;\n",
+};
+_Static_assert(UST_CTX_PROCNAME_SIZE == 17, "the TSDL says _procname[17]");
 
-/* env.tracer_major/minor, from the package version "MAJOR.MINOR.PATCH". */
-static void tracer_version(int *major, int *minor)
+/* The `event.context` line of a stream whose records carry `set`. */
+static void tsdl_event_context(FILE *f, uint32_t set)
 {
-	*major = 0;
-	*minor = 0;
-	sscanf(PACKAGE_VERSION, "%d.%d", major, minor);
+	unsigned int i;
+
+	if (!set)
+		return;
+	fputs("\tevent.context := struct {\n", f);
+	for (i = 0; i < UST_CTX_NR; i++)
+		if (set & (1u << i))
+			fputs(tsdl_context_fields[i], f);
+	fputs("\t};\n", f);
+}
+
+/* LTTng's date format: local time, ISO 8601 basic, "20240131T235959+0100". */
+static void env_datetime(time_t t, char *out, size_t len)
+{
+	struct tm tm;
+
+	if (!localtime_r(&t, &tm) || !strftime(out, len, "%Y%m%dT%H%M%S%z", &tm))
+		snprintf(out, len, "unknown");
+}
+
+/*
+ * env.trace_name: what plays the part of LTTng's session: the relay
+ * session when the trace streams to a relay, else the name of the
+ * directory the traces of the recording go to (`ust record -o DIR`); a
+ * resumed trace keeps the name it had (resume.c).
+ */
+static void env_trace_name(const struct consumer *c, char *name, size_t len)
+{
+	const char *session = c->resume_name[0] ? c->resume_name : cd_relay_session_name(c);
+	const char *out_path = c->out_path ? c->out_path : "";
+	const char *end = strrchr(out_path, '/'), *start = end;
+
+	if (session) {
+		snprintf(name, len, "%s", session);
+		ctf_tsdl_literal_sanitize(name);
+		return;
+	}
+
+	while (start && start > out_path && start[-1] != '/')
+		start--;
+	if (!end || start == end)
+		snprintf(name, len, "ust");
+	else
+		snprintf(name, len, "%.*s", (int)(end - start), start);
+	ctf_tsdl_literal_sanitize(name);
+}
+
+/* The env block of process `pid`'s trace. */
+static void metadata_env(FILE *f, const struct consumer *c, int pid)
+{
+	char host[256], proc[sizeof(c->shm.procname)], when[40], name[256];
+
+	if (gethostname(host, sizeof(host)))
+		snprintf(host, sizeof(host), "unknown");
+	host[sizeof(host) - 1] = '\0';
+	ctf_tsdl_literal_sanitize(host);
+	memcpy(proc, c->shm.procname, sizeof(proc));
+	ctf_tsdl_literal_sanitize(proc);
+	env_datetime(c->created, when, sizeof(when));
+	env_trace_name(c, name, sizeof(name));
+	fprintf(f, tsdl_env, UST_TRACER_MAJOR, UST_TRACER_MINOR, pid,
+		(unsigned int)(sizeof(void *) * 8), name, when, host,
+		UST_TRACER_PATCHLEVEL, pid, proc, when, PACKAGE_VERSION);
 }
 
 /* The fixed part of the metadata, as one string. */
 int cd_metadata_header_text(const struct consumer *c, int pid, char **text,
 			    size_t *len)
 {
-	char uuid[37], host[256], proc[sizeof(c->shm.procname)];
-	int major, minor;
+	char uuid[37];
 	unsigned int i;
 	FILE *f;
 
@@ -96,29 +181,22 @@ int cd_metadata_header_text(const struct consumer *c, int pid, char **text,
 	if (!f)
 		return -ENOMEM;
 	ctf_uuid_format(c->shm.uuid, uuid);
-	if (gethostname(host, sizeof(host)))
-		snprintf(host, sizeof(host), "unknown");
-	host[sizeof(host) - 1] = '\0';
-	ctf_tsdl_literal_sanitize(host);
-	memcpy(proc, c->shm.procname, sizeof(proc));
-	ctf_tsdl_literal_sanitize(proc);
-	tracer_version(&major, &minor);
-
 	ctf_tsdl_prelude(f, uuid);
-	fprintf(f, tsdl_env, host, major, minor, proc, pid);
+	metadata_env(f, c, pid);
 	ctf_tsdl_clock(f, &c->clock);
 	ctf_tsdl_packet_context(f);
 	fputs(tsdl_stream_types, f);
-	for (i = 0; i < c->shm.nr_channels; i++)
-		fprintf(f, tsdl_stream, c->shm.chan[i].stream_id,
-			c->shm.chan[i].table.event_context == UST_CONTEXT_TID ?
-			tsdl_stream_vtid : "");
+	for (i = 0; i < c->shm.nr_channels; i++) {
+		fprintf(f, tsdl_stream, c->shm.chan[i].stream_id);
+		tsdl_event_context(f, c->shm.chan[i].table.event_context);
+		fputs("};\n\n", f);
+	}
 	return fclose(f) ? -ENOMEM : 0;
 }
 
 /*
- * Create `metadata` with its fixed part.  On failure the trace directory
- * is removed again: the trace cannot start.
+ * Start `metadata` with its fixed part.  When it cannot be written to a
+ * trace directory, the directory is removed again: the trace cannot start.
  */
 int cd_metadata_write_header(struct consumer *c, int pid)
 {
@@ -129,20 +207,12 @@ int cd_metadata_write_header(struct consumer *c, int pid)
 	ret = cd_metadata_header_text(c, pid, &text, &len);
 	if (ret)
 		return ret;
-	c->meta_fd = cd_output_open_file(c, META_FILE);
-	if (c->meta_fd < 0) {
-		ret = c->meta_fd;
-		fprintf(stderr, CONSUMER_NAME ": %s/" META_FILE ": %s\n",
-			c->out_path, strerror(-ret));
-	} else {
-		ret = cd_output_append(c, c->meta_fd, &c->meta_file_size, text, len,
-				    META_FILE);
-		if (ret) {
-			close(c->meta_fd);
-			c->meta_fd = -1;
-		}
+	ret = cd_output_metadata(c, text, len);
+	if (ret && c->meta_fd >= 0) {
+		close(c->meta_fd);
+		c->meta_fd = -1;
 	}
-	if (ret)
+	if (ret && !c->relay && c->out_fd >= 0)
 		cd_output_remove_trace_dir(c, META_FILE);
 	free(text);
 	return ret;
@@ -387,8 +457,10 @@ static uint64_t meta_read_entry(struct consumer *c, uint64_t pos, uint64_t avail
 			pos, err);
 	else if (table_add(&c->shm.chan[e.ev.channel].table, e.ev.id, e.layout))
 		fprintf(stderr, CONSUMER_NAME ": out of memory for event '%s'\n", e.name);
-	else
+	else {
 		event_block(out, c, &e);
+		cd_trigger_class(c, e.ev.channel, e.ev.id, e.name, e.tsdl);
+	}
 	free(copy);
 	return size;
 }
@@ -428,8 +500,8 @@ static void meta_read_new(struct consumer *c, uint64_t used)
 		}
 		c->meta_pos += n;
 	}
-	if (fclose(f) == 0 && len && c->meta_fd >= 0)
-		cd_output_append(c, c->meta_fd, &c->meta_file_size, text, len, META_FILE);
+	if (fclose(f) == 0 && len)
+		cd_output_metadata(c, text, len);
 	free(text);
 }
 

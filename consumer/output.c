@@ -1,5 +1,6 @@
 /*
- * output.c - the trace directory and its files.
+ * output.c - where the trace goes: the trace directory and its files, or
+ * the relay sink (relay.c), which falls back to a trace directory.
  *
  * SPDX-License-Identifier: GPL-2.0-only
  *
@@ -23,6 +24,7 @@
 #include "abi/env.h"
 #include "consumer.h"
 #include "common/safepath.h"
+#include "common/shm-ctl.h"
 
 #define MAX_SUFFIX	1000
 
@@ -102,13 +104,29 @@ char *cd_output_join_path(const struct ust_safe_dir *d, const char *name)
 	return out;
 }
 
+/*
+ * `<procname>-<pid>-<YYYYMMDD>-<HHMMSS>`, the time being the trace's
+ * creation (`created`): the trace's name, here or on a relay.
+ */
+void cd_output_trace_name(const char *procname, int pid, time_t created,
+			  char *buf, size_t len)
+{
+	char proc[64];
+	struct tm tm;
+
+	snprintf(proc, sizeof(proc), "%s", procname[0] ? procname : "unknown");
+	cd_sanitize_name(proc);
+	localtime_r(&created, &tm);
+	snprintf(buf, len, "%s-%d-%04d%02d%02d-%02d%02d%02d", proc, pid,
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		 tm.tm_min, tm.tm_sec);
+}
+
 int cd_output_create_trace_dir(struct consumer *c, const char *dir,
 			    const char *procname, int pid)
 {
-	char proc[sizeof(c->shm.procname)], base[96], name[112], err[2 * PATH_MAX];
+	char base[96], name[112], err[2 * PATH_MAX];
 	struct ust_safe_dir parent;
-	struct tm tm;
-	time_t now = time(NULL);
 	int fd;
 
 	fd = cd_output_open_parent(dir, &parent, err, sizeof(err));
@@ -117,12 +135,9 @@ int cd_output_create_trace_dir(struct consumer *c, const char *dir,
 		snprintf(c->error, sizeof(c->error), "%.*s", (int)sizeof(c->error) - 1, err);
 		return fd;
 	}
-	snprintf(proc, sizeof(proc), "%s", procname[0] ? procname : "unknown");
-	cd_sanitize_name(proc);
-	localtime_r(&now, &tm);
-	snprintf(base, sizeof(base), "%s-%d-%04d%02d%02d-%02d%02d%02d", proc, pid,
-		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
-		 tm.tm_min, tm.tm_sec);
+	if (!c->created)
+		c->created = time(NULL);
+	cd_output_trace_name(procname, pid, c->created, base, sizeof(base));
 	fd = cd_output_make_dir(parent.fd, base, name, sizeof(name));
 	if (fd < 0) {
 		snprintf(c->error, sizeof(c->error), "cannot create a trace directory in '%.*s': %s",
@@ -140,6 +155,22 @@ int cd_output_create_trace_dir(struct consumer *c, const char *dir,
 	c->out_fd = fd;
 	cd_reserve_take(c);
 	return 0;
+}
+
+/*
+ * Where the trace goes: `output` is a directory, or a relay URL
+ * (net://HOST..., doc/relayd.md), for the relay sink of relay.c, which
+ * falls back to a directory by itself.
+ */
+int cd_output_start(struct consumer *c, const char *output, const char *procname, int pid)
+{
+	char name[96];
+
+	if (!cd_relay_wanted(output))
+		return cd_output_create_trace_dir(c, output, procname, pid);
+	c->created = time(NULL);
+	cd_output_trace_name(procname, pid, c->created, name, sizeof(name));
+	return cd_relay_start(c, output, name);
 }
 
 /*
@@ -177,8 +208,11 @@ void cd_output_stop(struct consumer *c, const char *name, int err)
 		return;
 	c->writing_stopped = true;
 	cd_reserve_release(c);		/* room for the closing packets */
-	snprintf(c->error, sizeof(c->error), "%s/%s: %s", c->out_path, name,
-		 strerror(err));
+	if (c->out_path)
+		snprintf(c->error, sizeof(c->error), "%s/%s: %s", c->out_path, name,
+			 strerror(err));
+	else if (!c->error[0])	/* no trace directory: why is said already */
+		snprintf(c->error, sizeof(c->error), "%s: %s", name, strerror(err));
 	fprintf(stderr, CONSUMER_NAME ": %s; trace writing stopped\n", c->error);
 }
 
@@ -216,6 +250,91 @@ int cd_output_append(struct consumer *c, int fd, uint64_t *size,
 	return 0;
 }
 
+/* Append to `metadata` in the trace directory (created on first use). */
+int cd_output_file_metadata(struct consumer *c, const char *text, size_t len)
+{
+	int fd;
+
+	if (c->meta_fd < 0) {
+		if (c->out_fd < 0)
+			return -EIO;
+		fd = cd_output_open_file(c, META_FILE);
+		if (fd < 0) {
+			fprintf(stderr, CONSUMER_NAME ": %s/" META_FILE ": %s\n", c->out_path,
+				strerror(-fd));
+			return fd;
+		}
+		c->meta_fd = fd;
+	}
+	return cd_output_append(c, c->meta_fd, &c->meta_file_size, text, len, META_FILE);
+}
+
+int cd_output_metadata(struct consumer *c, const char *text, size_t len)
+{
+	if (cd_relay_sink(c))
+		return cd_relay_metadata(c, text, len);
+	return cd_output_file_metadata(c, text, len);
+}
+
+/* A checked packet that could not be written: its records are lost (I7). */
+static void packet_unwritten(struct consumer *c, struct stream *s, uint64_t records)
+{
+	c->stats.packets_unwritten++;
+	c->stats.events_unwritten += records;
+	s->unwritten += records;
+}
+
+/*
+ * Append a checked packet to its stream file (created on first use).  No
+ * trace directory (a relay that fell back and could not make one) or
+ * writing stopped: the packet's records are counted unwritten.
+ */
+void cd_output_file_packet(struct consumer *c, struct stream *s, const uint8_t *pkt,
+			   size_t len, uint64_t records)
+{
+	int fd;
+
+	if (c->writing_stopped || c->out_fd < 0) {
+		packet_unwritten(c, s, records);
+		return;
+	}
+	if (s->fd < 0) {
+		fd = cd_output_open_file(c, s->name);
+		if (fd < 0) {
+			cd_output_stop(c, s->name, -fd);
+			packet_unwritten(c, s, records);
+			return;
+		}
+		s->fd = fd;
+	}
+	if (cd_output_append(c, s->fd, &s->file_size, pkt, len, s->name)) {
+		packet_unwritten(c, s, records);
+		return;
+	}
+	c->stats.packets++;
+	c->stats.events += records;
+}
+
+/*
+ * A checked packet of sub-buffer `n`; `partial`: the committed part of
+ * a sub-buffer still being filled (live relay sessions only: a trace
+ * directory gets whole packets only).
+ */
+void cd_output_packet(struct consumer *c, struct stream *s, uint64_t n, const uint8_t *pkt,
+		      size_t len, uint64_t records, bool partial)
+{
+	if (cd_relay_sink(c))
+		cd_relay_packet(c, s, n, pkt, len, records, partial);
+	else if (!partial)
+		cd_output_file_packet(c, s, pkt, len, records);
+}
+
+void cd_output_finish(struct consumer *c)
+{
+	if (c->relay)
+		cd_relay_finish(c);
+}
+
 int cd_output_write_all(int fd, const void *data, size_t len)
 {
 	const char *buf = data;
@@ -231,4 +350,61 @@ int cd_output_write_all(int fd, const void *data, size_t len)
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+/*
+ * "rate_limited=COUNT NAME" and "no_program=COUNT NAME" lines, one per
+ * event with such records, from the control area's counters (I1: copied,
+ * names terminated and made printable); "" when none.
+ */
+char *cd_not_recorded_lines(const struct consumer *c)
+{
+	const struct ust_ctl_area *a = c->shm.base ? shm_ctl_area(&c->shm, NULL, 0) : NULL;
+	char *text = NULL;
+	size_t len = 0;
+	uint32_t i, n;
+	FILE *f = open_memstream(&text, &len);
+
+	if (!f)
+		return NULL;
+	n = a ? ust__ctl_nr_events(a) : 0;
+	for (i = 0; i < n; i++) {
+		/* Relaxed: the process is gone, or the count is a snapshot. */
+		uint64_t rate = __atomic_load_n(&a->rate_limited[i], __ATOMIC_RELAXED);
+		uint64_t none = __atomic_load_n(&a->no_program[i], __ATOMIC_RELAXED);
+		char name[UST_CTL_NAME_MAX];
+
+		if (!rate && !none)
+			continue;
+		ust__ctl_event_name(&a->events[i], name);
+		ust__ctl_printable(name);
+		if (rate)
+			fprintf(f, UST_SUMMARY_KEY_RATE_LIMITED "=%" PRIu64 " %s\n",
+				rate, name[0] ? name : "?");
+		if (none)
+			fprintf(f, UST_SUMMARY_KEY_NO_PROGRAM "=%" PRIu64 " %s\n",
+				none, name[0] ? name : "?");
+	}
+	if (fclose(f)) {
+		free(text);
+		return NULL;
+	}
+	return text;
+}
+
+void cd_not_recorded_write(const struct consumer *c)
+{
+	char *text = cd_not_recorded_lines(c);
+	int fd;
+
+	if (text && *text && c->out_fd >= 0) {
+		fd = openat(c->out_fd, UST_NOT_RECORDED_FILE,
+			    O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+		if (fd < 0 || cd_output_write_all(fd, text, strlen(text)))
+			fprintf(stderr, CONSUMER_NAME ": cannot write '%s': %s\n",
+				UST_NOT_RECORDED_FILE, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+	free(text);
 }

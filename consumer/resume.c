@@ -11,8 +11,9 @@
  * directory:
  *
  *   - metadata: its fixed part must be the one we would write (the same
- *     session clock, host and process), else we refuse (and `ust record`
- *     starts a new trace instead).  The file is cut back to that fixed
+ *     session clock, host and process; the trace's name and creation
+ *     time in its env are the dead consumer's, taken from it), else we
+ *     refuse (and `ust record` starts a new trace instead).  The file is cut back to that fixed
  *     part and every event class of the log is appended again, in the
  *     same order and words: what was there is a prefix of it.
  *   - each stream file: read packet by packet, each checked as the drain
@@ -23,7 +24,8 @@
  *   - reading resumes at the later of `consumed` and the sub-buffer after
  *     the last packet on disk (the dead consumer may have written a packet
  *     without publishing `consumed` yet: it is not written twice).
- *   - a snapshot request it was serving (SERVING) is served again.
+ *   - a snapshot request it was serving (SERVING) is served again; a
+ *     --trigger takes the last request's cut as the last time it fired.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,11 +34,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "consumer.h"
 
-#define META_FILE	"metadata"
+#define RESUME_HEAD_MAX	(1u << 20)	/* metadata bytes read for its fixed part */
 
 /* The trace directory to resume: ours, opened by the safe walk. */
 static int resume_dir(struct consumer *c, const char *dir)
@@ -61,33 +64,85 @@ static int resume_dir(struct consumer *c, const char *dir)
 }
 
 /*
+ * The value of `key = "VALUE";` in the env block of the metadata `text`
+ * (`len` bytes, not terminated) into `out`; false when not there whole.
+ */
+static bool env_value(const char *text, size_t len, const char *key, char *out,
+		      size_t outlen)
+{
+	char pat[64];
+	const char *p, *end;
+	size_t n;
+
+	n = (size_t)snprintf(pat, sizeof(pat), "\t%s = \"", key);
+	p = memmem(text, len, pat, n);
+	if (!p)
+		return false;
+	p += n;
+	end = memchr(p, '"', len - (size_t)(p - text));
+	if (!end || (size_t)(end - p) >= outlen)
+		return false;
+	memcpy(out, p, (size_t)(end - p));
+	out[end - p] = '\0';
+	return true;
+}
+
+/*
+ * What the env of the dead consumer's metadata says of its trace, not of
+ * the session: its name (the relay session's, when it streamed before it
+ * fell back here) and creation time (metadata.c's format, local time with
+ * its offset).  We write the same, so that the fixed parts compare.
+ */
+static void resume_env(struct consumer *c, const char *old, size_t len)
+{
+	char when[64];
+	struct tm tm;
+
+	if (!env_value(old, len, "trace_name", c->resume_name, sizeof(c->resume_name)))
+		c->resume_name[0] = '\0';
+	memset(&tm, 0, sizeof(tm));
+	if (env_value(old, len, "trace_creation_datetime", when, sizeof(when))) {
+		const char *end = strptime(when, "%Y%m%dT%H%M%S%z", &tm);
+
+		if (end && !*end)
+			c->created = timegm(&tm) - tm.tm_gmtoff;
+	}
+}
+
+/*
  * `metadata`: keep it only if it starts with the fixed part we would
  * write (or is a torn piece of it), cut it back to that part; the event
  * classes follow from the log (cd_metadata_update()).
  */
 static int resume_metadata(struct consumer *c, int pid)
 {
-	size_t len, have;
-	char *text, *old;
+	size_t len, have, head;
+	char *text = NULL, *old = NULL;
 	struct stat st;
-	int fd, ret;
+	int fd, ret = 0;
 
-	ret = cd_metadata_header_text(c, pid, &text, &len);
-	if (ret)
-		return ret;
 	fd = openat(c->out_fd, META_FILE, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st)) {
 		ret = -errno;
 		goto out;
 	}
-	have = (size_t)st.st_size < len ? (size_t)st.st_size : len;
-	old = malloc(have + 1);
-	if (!old || pread(fd, old, have, 0) != (ssize_t)have || memcmp(old, text, have)) {
+	/* The fixed part is a few KiB: its env is in the first MiB, if anywhere. */
+	head = (size_t)st.st_size < RESUME_HEAD_MAX ? (size_t)st.st_size : RESUME_HEAD_MAX;
+	old = malloc(head + 1);
+	if (!old || pread(fd, old, head, 0) != (ssize_t)head) {
+		ret = old ? -EIO : -ENOMEM;
+		goto out;
+	}
+	resume_env(c, old, head);
+	ret = cd_metadata_header_text(c, pid, &text, &len);
+	if (ret)
+		goto out;
+	have = head < len ? head : len;
+	if (memcmp(old, text, have)) {
 		snprintf(c->error, sizeof(c->error), "cannot resume '%.*s': its metadata "
 			 "is not this session's", (int)sizeof(c->error) / 2, c->out_path);
 		ret = -EINVAL;
 	}
-	free(old);
 	if (!ret && (pwrite(fd, text, len, 0) != (ssize_t)len || ftruncate(fd, (off_t)len)))
 		ret = -errno;
 out:
@@ -98,6 +153,7 @@ out:
 		c->meta_file_size = len;
 		c->stats.bytes += len;
 	}
+	free(old);
 	free(text);
 	return ret;
 }
@@ -184,31 +240,28 @@ static int resume_stream(struct consumer *c, struct stream *s)
 	return 0;
 }
 
-/* Where to read next: after the dead consumer's `consumed` and our last packet. */
-static void stream_resume_position(struct consumer *c, struct stream *s)
-{
-	const struct chan_info *ci = &c->shm.chan[s->chan];
-	const struct ust_shm_buf *buf = shm_buf(&c->shm, s->chan, s->cpu);
-	uint64_t cur, consumed;
-
-	/* I6: the dead consumer's last store; I2: acquire, as in drain.c. */
-	consumed = __atomic_load_n(&buf->consumed, __ATOMIC_RELAXED) >> ci->subbuf_shift;
-	cur = __atomic_load_n(&buf->commit.offset, __ATOMIC_ACQUIRE) >> ci->subbuf_shift;
-	if (s->have_last && s->last_seq + 1 > consumed)
-		consumed = s->last_seq + 1;
-	/* I1: an impossible position is not trusted; the drain handles laps. */
-	s->consumed = consumed <= cur ? consumed : cur;
-}
-
-/* A snapshot the dead consumer was serving: PENDING again, for us. */
+/*
+ * A snapshot the dead consumer was serving: PENDING again, for us.  And
+ * a --trigger (trigger.c) does not fire again on a match the last
+ * request already covered: the dead consumer may have fired on it.
+ */
 static void resume_flight(struct consumer *c)
 {
 	struct ust_flight *f = &((struct ust_shm_header *)c->shm.base)->flight;
-	uint32_t serving = UST_FLIGHT_SERVING;
+	uint32_t serving = UST_FLIGHT_SERVING, state;
 
 	/* I10: the dead consumer's; nobody else may touch a SERVING request. */
 	__atomic_compare_exchange_n(&f->state, &serving, UST_FLIGHT_PENDING, 0,
 				    __ATOMIC_ACQ_REL, __ATOMIC_RELAXED);
+	/*
+	 * I10, acquire: pairs with the store-release of PENDING (or of IDLE
+	 * after one was served), so the last request's cut is visible; a
+	 * CLAIMED one is being filled, and its cut is not read.
+	 */
+	state = __atomic_load_n(&f->state, __ATOMIC_ACQUIRE);
+	if (state == UST_FLIGHT_PENDING ||
+	    (state == UST_FLIGHT_IDLE && __atomic_load_n(&f->done, __ATOMIC_RELAXED)))
+		cd_trigger_resume(c, __atomic_load_n(&f->cut_ts, __ATOMIC_RELAXED));
 }
 
 /*
@@ -229,6 +282,8 @@ static int resume_elsewhere(struct consumer *c)
 	free(c->out_path);
 	c->out_path = NULL;
 	c->error[0] = '\0';
+	c->resume_name[0] = '\0';	/* the new trace is ours: named and dated by us */
+	c->created = 0;
 	return -EAGAIN;
 }
 
@@ -245,13 +300,13 @@ int cd_resume(struct consumer *c, const char *dir, int pid)
 	ret = resume_metadata(c, pid);
 	if (ret)
 		return resume_elsewhere(c);
-	ret = cd_streams_init(c);
-	if (ret)
-		return ret;
 	cd_metadata_update(c);	/* the event classes, for the packet checks */
 	for (i = 0; i < c->nr_streams && !ret; i++) {
-		ret = resume_stream(c, &c->streams[i]);
-		stream_resume_position(c, &c->streams[i]);
+		struct stream *s = &c->streams[i];
+
+		ret = resume_stream(c, s);
+		/* Not the packet after the last on disk twice: it may be unreleased. */
+		cd_stream_start_at(c, s, s->have_last ? s->last_seq + 1 : 0);
 	}
 	if (ret) {
 		snprintf(c->error, sizeof(c->error), "cannot resume '%.*s': %s",

@@ -513,6 +513,23 @@ static void snap_streams(struct snapshot *snap)
 }
 
 /*
+ * The snapshot `path` is complete: ask the kernel bridge, if there is
+ * one, for its kernel part up to the same cut, `<path>-kernel`
+ * (kernel-snapshot.c: the bridge writes it under a hidden name and
+ * renames it, as we do), send it to the relay while the bridge works,
+ * if the trace streams, then wait for the kernel part.
+ */
+static void snap_kernel_and_relay(struct consumer *c, const char *path, uint64_t cut_ts)
+{
+	struct cd_kernel_request kernel;
+
+	cd_kernel_snapshot_send(&kernel, path, cut_ts);
+	cd_relay_snapshot(c, path);
+	if (!cd_kernel_snapshot_wait(&kernel))
+		summary_note_snapshot(c, kernel.dir);
+}
+
+/*
  * Write one snapshot: in a hidden directory, renamed to
  * `<trace dir name>-snapshot-<n>-<reason>` once complete, removed on
  * failure (a full disk must not leave a truncated packet that would make
@@ -541,6 +558,12 @@ static int snapshot_write(struct consumer *c, const char *out_dir,
 	snap_uuid(snap.uuid, c->shm.uuid);
 	snap.start_ts = flight_start(c, cut_ts);
 	snap_streams(&snap);
+	/*
+	 * I11: the copies are done; the writers may switch sub-buffers again
+	 * while the snapshot gets its name, its kernel part and its copy on
+	 * the relay, which may take seconds (abi/flight.h).
+	 */
+	ust__flight_unfreeze(&((struct ust_shm_header *)c->shm.base)->flight);
 	if (!snap.err)
 		snap.err = snap_dir_publish(&snap, base, path, len);
 	if (snap.err) {
@@ -552,6 +575,7 @@ static int snapshot_write(struct consumer *c, const char *out_dir,
 			" packets%s\n", path, snap.events, snap.packets,
 			snap.dropped ? " (some packets overwritten while copied)" : "");
 		summary_note_snapshot(c, path);
+		snap_kernel_and_relay(c, path, cut_ts);
 	}
 	close(snap.dir_fd);
 	ust__safe_dir_close(&snap.parent);

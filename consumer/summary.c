@@ -8,9 +8,10 @@
  * name of this consumer's, `.<consumer pid>.summary.tmp`, with room
  * reserved for its final text (fallocate), so a disk that fills up
  * meanwhile cannot cost it.  It says at once which process this consumer
- * serves ("pid=N"), then, once made, which trace directory ("dir=D"): a
- * consumer that dies leaves that behind, and `ust record` knows whose
- * trace it was.  At the end the file gets the whole summary, ending with
+ * serves ("pid=N"), then, once made, which trace directory ("dir=D"),
+ * or which relay it streams to ("relay=URL", with "dir=" empty until the
+ * trace falls back to a directory): a consumer that dies leaves that
+ * behind, and `ust record` knows whose trace it was.  At the end the file gets the whole summary, ending with
  * "end=1" (complete), and is renamed to `<pid>.summary` without
  * replacing another's: a process that execs gets a second consumer for
  * the same pid (one per image), whose summary becomes `<pid>-1.summary`.
@@ -77,44 +78,59 @@ int cd_summary_start(struct consumer *c, int dirfd, int pid)
 	return ret;
 }
 
+/*
+ * Where the trace goes, once it started: its directory, and its relay
+ * when it streams (the directory is then empty until the trace falls back
+ * to one, and relay.c says it again then).
+ */
 void cd_summary_started(struct consumer *c)
 {
-	char *text;
+	char *relay, *text;
 	int ret;
 
 	if (c->sum_fd < 0)
 		return;
-	if (asprintf(&text, UST_SUMMARY_KEY_PID "=%d\n" UST_SUMMARY_KEY_DIR "=%s\n",
-		     c->sum_pid, c->out_path) < 0)
+	relay = cd_relay_begun_lines(c);
+	if (!relay || asprintf(&text, UST_SUMMARY_KEY_PID "=%d\n" UST_SUMMARY_KEY_DIR "=%s\n%s",
+			       c->sum_pid, c->out_path ? c->out_path : "", relay) < 0) {
+		free(relay);
 		return;
+	}
 	ret = summary_put(c, text);
 	if (ret)
 		summary_fail(c, c->sum_tmp, ret);
 	free(text);
+	free(relay);
 }
 
 static int summary_format(const struct consumer *c, char **text)
 {
 	uint64_t lost = (c->streams ? cd_streams_lost(c) : 0) + c->stats.events_unwritten;
-	int n;
+	char *not_recorded = cd_not_recorded_lines(c);
+	char *relay = cd_relay_summary(c);
+	int n = -1;
 
-	n = asprintf(text,
-		     UST_SUMMARY_KEY_PID "=%d\n"
-		     UST_SUMMARY_KEY_DIR "=%s\n"
-		     UST_SUMMARY_KEY_EVENTS "=%" PRIu64 "\n"
-		     UST_SUMMARY_KEY_LOST "=%" PRIu64 "\n"
-		     UST_SUMMARY_KEY_UNWRITTEN "=%" PRIu64 "\n"
-		     UST_SUMMARY_KEY_PACKETS "=%" PRIu64 "\n"
-		     UST_SUMMARY_KEY_PACKETS_DROPPED "=%" PRIu64 "\n"
-		     UST_SUMMARY_KEY_PACKETS_UNWRITTEN "=%" PRIu64 "\n"
-		     UST_SUMMARY_KEY_BYTES "=%" PRIu64 "\n%s%s%s%s"
-		     UST_SUMMARY_KEY_END "=1\n",
-		     c->sum_pid, c->out_path ? c->out_path : "", c->stats.events,
-		     lost, c->stats.events_unwritten, c->stats.packets,
-		     c->stats.packets_dropped, c->stats.packets_unwritten,
-		     c->stats.bytes, c->error[0] ? UST_SUMMARY_KEY_ERROR "=" : "", c->error,
-		     c->error[0] ? "\n" : "",
-		     c->snapshot_lines ? c->snapshot_lines : "");
+	if (relay)
+		n = asprintf(text,
+			     UST_SUMMARY_KEY_PID "=%d\n"
+			     UST_SUMMARY_KEY_DIR "=%s\n"
+			     UST_SUMMARY_KEY_EVENTS "=%" PRIu64 "\n"
+			     UST_SUMMARY_KEY_LOST "=%" PRIu64 "\n"
+			     UST_SUMMARY_KEY_UNWRITTEN "=%" PRIu64 "\n"
+			     UST_SUMMARY_KEY_PACKETS "=%" PRIu64 "\n"
+			     UST_SUMMARY_KEY_PACKETS_DROPPED "=%" PRIu64 "\n"
+			     UST_SUMMARY_KEY_PACKETS_UNWRITTEN "=%" PRIu64 "\n"
+			     UST_SUMMARY_KEY_BYTES "=%" PRIu64 "\n%s%s%s%s%s%s"
+			     UST_SUMMARY_KEY_END "=1\n",
+			     c->sum_pid, c->out_path ? c->out_path : "", c->stats.events,
+			     lost, c->stats.events_unwritten, c->stats.packets,
+			     c->stats.packets_dropped, c->stats.packets_unwritten,
+			     c->stats.bytes, c->error[0] ? UST_SUMMARY_KEY_ERROR "=" : "", c->error,
+			     c->error[0] ? "\n" : "",
+			     c->snapshot_lines ? c->snapshot_lines : "", relay,
+			     not_recorded ? not_recorded : "");
+	free(relay);
+	free(not_recorded);
 	return n < 0 ? -ENOMEM : 0;
 }
 

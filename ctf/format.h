@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "abi/shm.h"
+
 #define UST_CTF_MAGIC		0xC1FC1FC1u
 
 /*
@@ -65,34 +67,119 @@ struct ust_packet_close {
  *	byte 0		31 (3 high bits zero)
  *	bytes 1..4	uint32 id
  *	bytes 5..12	uint64 timestamp
- * Stream event context (the channel's event_context, abi/shm.h): int32
- * vtid with UST_CONTEXT_TID, nothing with UST_CONTEXT_NONE.
+ * Stream event context: the fields of the channel's event_context set
+ * (abi/shm.h, enum ust_event_context), in this order, each when its bit
+ * is set: int32 vtid, int32 vpid, char procname[17] (NUL-padded),
+ * uint64 pthread_id, uint64 ip.  All but the ip are the same in every
+ * record of a thread: the writer keeps them as one per-thread image per
+ * channel (ctf_ev_context_image()) and copies it whole.
  */
 #define UST_EV_COMPACT_ID_MAX	30u
 #define UST_EV_EXTENDED		31u
 #define UST_EV_TS_BITS		27u
 #define UST_EV_COMPACT_SIZE	4u
 #define UST_EV_EXTENDED_SIZE	13u
-#define UST_EV_CONTEXT_SIZE	4u
-#define UST_EV_HEADER_MAX	(UST_EV_EXTENDED_SIZE + UST_EV_CONTEXT_SIZE)
+#define UST_CTX_VTID_SIZE	4u
+#define UST_CTX_VPID_SIZE	4u
+#define UST_CTX_PROCNAME_SIZE	17u	/* LTTng-UST's: a 16-byte name and a NUL */
+#define UST_CTX_PTHREAD_ID_SIZE	8u
+#define UST_CTX_IP_SIZE		8u
+#define UST_CTX_NR		5u
+/* The per-thread image: room for every field but the ip, copied whole. */
+#define UST_CTX_IMAGE_MAX	40u
+#define UST_EV_CONTEXT_MAX	(UST_CTX_VTID_SIZE + UST_CTX_VPID_SIZE + \
+				 UST_CTX_PROCNAME_SIZE + UST_CTX_PTHREAD_ID_SIZE + \
+				 UST_CTX_IP_SIZE)
+/* A header and its context, as the writer builds them (fixed-size copies). */
+#define UST_EV_HEADER_MAX	(UST_EV_EXTENDED_SIZE + UST_CTX_IMAGE_MAX + \
+				 UST_CTX_IP_SIZE)
+
+_Static_assert(UST_EV_CONTEXT_MAX - UST_CTX_IP_SIZE <= UST_CTX_IMAGE_MAX,
+	       "the per-thread image holds every context field but the ip");
+
+/* Bytes of each context field, in record order (bit i of the set). */
+static inline size_t ctf_ctx_field_size(unsigned int i)
+{
+	static const uint8_t sizes[UST_CTX_NR] = {
+		UST_CTX_VTID_SIZE, UST_CTX_VPID_SIZE, UST_CTX_PROCNAME_SIZE,
+		UST_CTX_PTHREAD_ID_SIZE, UST_CTX_IP_SIZE,
+	};
+
+	return i < UST_CTX_NR ? sizes[i] : 0;
+}
+
+/*
+ * Where field `bit` (one UST_CTX_* bit) starts in the context of a
+ * channel whose set is `event_context`; with bit 1 << UST_CTX_NR, the
+ * size of the whole context.
+ */
+static inline size_t ctf_ev_context_offset(uint32_t event_context, uint32_t bit)
+{
+	size_t off = 0;
+	unsigned int i;
+
+	for (i = 0; i < UST_CTX_NR && (1u << i) < bit; i++)
+		if (event_context & (1u << i))
+			off += ctf_ctx_field_size(i);
+	return off;
+}
 
 /* Bytes of stream event context in each record of a channel. */
 static inline size_t ctf_ev_context_size(uint32_t event_context)
 {
-	return event_context == 1 /* UST_CONTEXT_NONE */ ? 0 : UST_EV_CONTEXT_SIZE;
+	return ctf_ev_context_offset(event_context, 1u << UST_CTX_NR);
+}
+
+/* The bytes of the per-thread image: the context without the ip. */
+static inline size_t ctf_ev_context_image_size(uint32_t event_context)
+{
+	return ctf_ev_context_offset(event_context, UST_CTX_IP);
+}
+
+/* The values of the per-thread context fields of one thread. */
+struct ctf_ctx_values {
+	int32_t vtid;
+	int32_t vpid;
+	char procname[UST_CTX_PROCNAME_SIZE];	/* NUL-padded */
+	uint64_t pthread_id;
+};
+
+/*
+ * Lay out the per-thread fields of set `event_context` in `img`
+ * (UST_CTX_IMAGE_MAX bytes, the rest zeroed), in record order.
+ */
+static inline void ctf_ev_context_image(uint8_t *img, uint32_t event_context,
+					const struct ctf_ctx_values *v)
+{
+	const void *src[UST_CTX_NR - 1] = {
+		&v->vtid, &v->vpid, v->procname, &v->pthread_id,
+	};
+	size_t off = 0;
+	unsigned int i;
+
+	__builtin_memset(img, 0, UST_CTX_IMAGE_MAX);
+	for (i = 0; i < UST_CTX_NR - 1; i++) {
+		if (event_context & (1u << i)) {
+			__builtin_memcpy(img + off, src[i], ctf_ctx_field_size(i));
+			off += ctf_ctx_field_size(i);
+		}
+	}
 }
 
 /*
  * Encode the event header and context of a record with event `id` and
  * timestamp `ts`, the previous record (or packet start) being at
- * `last_ts` (I4), into `h` (UST_EV_HEADER_MAX bytes).  The vtid is always
- * stored after the header; `ctx_size` (ctf_ev_context_size()) says
- * whether it counts, so the writer needs no branch.  Returns the size
- * used.
+ * `last_ts` (I4), into `h` (UST_EV_HEADER_MAX bytes).  The per-thread
+ * image `img` (ctf_ev_context_image()) and the ip are always stored,
+ * with fixed-size copies and no branch: `img_size` and `ctx_size`
+ * (ctf_ev_context_image_size() and ctf_ev_context_size() of the
+ * channel's set) say where the ip goes and what counts.  Returns the
+ * size used.
  */
 static inline size_t ctf_ev_header_encode_ctx(uint8_t *h, uint32_t id,
 					      uint64_t ts, uint64_t last_ts,
-					      int32_t vtid, size_t ctx_size)
+					      const uint8_t *img, uint64_t ip,
+					      size_t img_size, size_t ctx_size)
 {
 	size_t n;
 
@@ -108,16 +195,20 @@ static inline size_t ctf_ev_header_encode_ctx(uint8_t *h, uint32_t id,
 		__builtin_memcpy(h + 5, &ts, 8);
 		n = UST_EV_EXTENDED_SIZE;
 	}
-	__builtin_memcpy(h + n, &vtid, 4);
+	__builtin_memcpy(h + n, img, UST_CTX_IMAGE_MAX);
+	__builtin_memcpy(h + n + img_size, &ip, UST_CTX_IP_SIZE);
 	return n + ctx_size;
 }
 
-/* The same for a channel whose records carry the vtid. */
+/* The same for a channel whose records carry the vtid only (tests, tools). */
 static inline size_t ctf_ev_header_encode(uint8_t *h, uint32_t id, uint64_t ts,
 					  uint64_t last_ts, int32_t vtid)
 {
-	return ctf_ev_header_encode_ctx(h, id, ts, last_ts, vtid,
-					UST_EV_CONTEXT_SIZE);
+	uint8_t img[UST_CTX_IMAGE_MAX] = { 0 };
+
+	__builtin_memcpy(img, &vtid, UST_CTX_VTID_SIZE);
+	return ctf_ev_header_encode_ctx(h, id, ts, last_ts, img, 0,
+					UST_CTX_VTID_SIZE, UST_CTX_VTID_SIZE);
 }
 
 /* Little-endian fields of packets and records, at any alignment. */

@@ -13,8 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <ust/loglevel.h>
+
 #include "abi/consumerd.h"
 #include "abi/env.h"
+#include "common/base64.h"
+#include "common/context.h"
 #include "common/parse.h"
 #include "common/pattern.h"
 #include "session.h"
@@ -24,6 +28,81 @@ struct ust_config ust__config;
 static void warn_bad(const char *var, const char *value, const char *why)
 {
 	fprintf(stderr, "ust: ignoring %s='%s': %s\n", var, value, why);
+}
+
+
+/* The filter= option: base64 of a struct ust_filter_blob, checked. */
+static int parse_filter(struct ust_trace_entry *e, const char *text)
+{
+	size_t len = strlen(text);
+	struct ust_filter_blob h;
+	uint8_t *blob = malloc(len / 4 * 3 + 1);
+	long n;
+
+	if (!blob)
+		return -1;
+	n = ust__base64_decode(text, len, blob);
+	if (n < (long)sizeof(h)) {
+		free(blob);
+		return -1;
+	}
+	memcpy(&h, blob, sizeof(h));
+	if (h.magic != UST_FILTER_BLOB_MAGIC || h.expr_size == 0 ||
+	    h.expr_size % 8 || h.programs_size % 8 ||
+	    (uint64_t)sizeof(h) + h.expr_size + h.programs_size != (uint64_t)n ||
+	    blob[sizeof(h) + h.expr_size - 1] != '\0') {
+		free(blob);
+		return -1;
+	}
+	e->filter = blob;
+	e->filter_len = (size_t)n;
+	return 0;
+}
+
+/* One ";option" of an UST_TRACE entry: 0, or -1 when it is not valid. */
+static int parse_option(struct ust_trace_entry *e, const char *opt)
+{
+	size_t n_upto = strlen(UST_TRACE_OPT_LOGLEVEL);
+	size_t n_only = strlen(UST_TRACE_OPT_LOGLEVEL_ONLY);
+	size_t n_filter = strlen(UST_TRACE_OPT_FILTER);
+
+	if (!strncmp(opt, UST_TRACE_OPT_LOGLEVEL, n_upto) ||
+	    !strncmp(opt, UST_TRACE_OPT_LOGLEVEL_ONLY, n_only)) {
+		bool only = !strncmp(opt, UST_TRACE_OPT_LOGLEVEL_ONLY, n_only);
+
+		e->loglevel = ust_loglevel_parse(opt + (only ? n_only : n_upto));
+		e->loglevel_op = only ? UST_CTL_LOGLEVEL_ONLY : UST_CTL_LOGLEVEL_UPTO;
+		return e->loglevel < 0 ? -1 : 0;
+	}
+	if (!strncmp(opt, UST_TRACE_OPT_FILTER, n_filter) && !e->filter)
+		return parse_filter(e, opt + n_filter);
+	return -1;
+}
+
+/*
+ * One entry: PATTERN{;option}.  A bad option makes the entry select
+ * nothing (a warning says so), rather than more than it asked for.
+ */
+static void load_entry(struct ust_config *cfg, char *tok)
+{
+	struct ust_trace_entry *e = &cfg->entries[cfg->nr_patterns];
+	char *save = NULL, *opt, *pattern = strtok_r(tok, ";", &save);
+
+	memset(e, 0, sizeof(*e));
+	if (!pattern)
+		return;
+	while (!e->broken && (opt = strtok_r(NULL, ";", &save))) {
+		if (parse_option(e, opt)) {
+			warn_bad(UST_ENV_TRACE, pattern, opt[0] == 'f' ?
+				 "its filter is not one ust record wrote; it selects nothing" :
+				 "unknown option or log level; it selects nothing");
+			free(e->filter);
+			e->filter = NULL;
+			e->broken = true;
+		}
+	}
+	cfg->patterns[cfg->nr_patterns++] = strdup(pattern);
+	cfg->have_filters |= e->filter != NULL;
 }
 
 static void load_patterns(struct ust_config *cfg, const char *list)
@@ -42,7 +121,35 @@ static void load_patterns(struct ust_config *cfg, const char *list)
 			warn_bad(UST_ENV_TRACE, tok, "too many patterns");
 			break;
 		}
-		cfg->patterns[cfg->nr_patterns++] = strdup(tok);
+		load_entry(cfg, tok);
+	}
+	free(copy);
+}
+
+/* UST_RATE_LIMIT: PATTERN=N[,...], N records a second per event and thread. */
+static void load_rate_limits(struct ust_config *cfg)
+{
+	const char *v = getenv(UST_ENV_RATE_LIMIT);
+	char *copy = v && *v ? strdup(v) : NULL, *save = NULL, *tok;
+
+	for (tok = copy ? strtok_r(copy, ",", &save) : NULL; tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strrchr(tok, '=');
+		uint64_t n;
+
+		if (!eq || eq == tok || ust__parse_u64(eq + 1, &n) || n == 0 ||
+		    n > UINT32_MAX) {
+			warn_bad(UST_ENV_RATE_LIMIT, tok,
+				 "must be PATTERN=N, N records a second from 1");
+			continue;
+		}
+		if (cfg->nr_rates == UST_MAX_RATE_LIMITS) {
+			warn_bad(UST_ENV_RATE_LIMIT, tok, "too many rate limits");
+			break;
+		}
+		*eq = '\0';
+		cfg->rates[cfg->nr_rates].pattern = strdup(tok);
+		cfg->rates[cfg->nr_rates++].max = (uint32_t)n;
 	}
 	free(copy);
 }
@@ -108,13 +215,16 @@ static uint32_t load_mode(struct ust_config *cfg)
 static uint32_t load_event_context(void)
 {
 	const char *v = getenv(UST_ENV_CONTEXT);
+	char why[96];
+	uint32_t set;
 
-	if (!v || !*v || !strcmp(v, UST_CONTEXT_NAME_TID))
-		return UST_CONTEXT_TID;
-	if (!strcmp(v, UST_CONTEXT_NAME_NONE))
-		return UST_CONTEXT_NONE;
-	warn_bad(UST_ENV_CONTEXT, v, "must be 'tid' or 'none'");
-	return UST_CONTEXT_TID;
+	if (!v || !*v)
+		return UST_CTX_DEFAULT;
+	if (ust__context_parse(v, &set, why, sizeof(why))) {
+		warn_bad(UST_ENV_CONTEXT, v, why);
+		return UST_CTX_DEFAULT;
+	}
+	return set;
 }
 
 static uint32_t load_clock(struct ust_config *cfg)
@@ -149,6 +259,7 @@ int ust__config_load(struct ust_config *cfg)
 	if (!trace || !*trace)
 		return -ENOENT;
 	load_patterns(cfg, trace);
+	load_rate_limits(cfg);
 	cfg->output = dup_env(UST_ENV_OUTPUT, UST_DEFAULT_OUTPUT);
 	cfg->mode = load_mode(cfg);
 	cfg->event_context = load_event_context();
@@ -165,9 +276,49 @@ int ust__config_load(struct ust_config *cfg)
 	return 0;
 }
 
-/* "facility:event" is enabled by UST_TRACE (rules in common/pattern.h). */
-int ust__pattern_match(const struct ust_config *cfg, const char *name)
+bool ust__entry_loglevel_ok(uint32_t op, int32_t level, int32_t loglevel)
 {
-	return ust__patterns_match((const char *const *)cfg->patterns,
-				  cfg->nr_patterns, name);
+	if (loglevel < 0)
+		loglevel = UST_LOGLEVEL_NONE_AS;
+	if (op == UST_CTL_LOGLEVEL_UPTO)
+		return loglevel <= level;
+	if (op == UST_CTL_LOGLEVEL_ONLY)
+		return loglevel == level;
+	return true;
+}
+
+struct level_arg {
+	const struct ust_config *cfg;
+	int32_t loglevel;
+};
+
+static bool entry_counts(unsigned int i, const void *arg)
+{
+	const struct level_arg *a = arg;
+	const struct ust_trace_entry *e = &a->cfg->entries[i];
+
+	return !e->broken &&
+	       ust__entry_loglevel_ok(e->loglevel_op, e->loglevel, a->loglevel);
+}
+
+/* "facility:event" is enabled by UST_TRACE (rules in common/pattern.h). */
+int ust__pattern_match(const struct ust_config *cfg, const char *name,
+		       int32_t loglevel)
+{
+	struct level_arg a = { cfg, loglevel };
+
+	return ust__patterns_match_when((const char *const *)cfg->patterns,
+				       cfg->nr_patterns, name, entry_counts, &a);
+}
+
+uint32_t ust__rate_limit(const struct ust_config *cfg, const char *name)
+{
+	uint32_t max = 0;
+	unsigned int i;
+
+	for (i = 0; i < cfg->nr_rates; i++)
+		if (cfg->rates[i].pattern &&
+		    ust__glob_match(cfg->rates[i].pattern, name))
+			max = cfg->rates[i].max;
+	return max;
 }

@@ -20,6 +20,7 @@
 
 #include <ust/tracepoint.h>
 
+#include "gate.h"
 #include "session.h"
 #include "common/shm-ctl.h"
 
@@ -128,7 +129,7 @@ static bool ctl_publish(struct ust_session *s, const char *name,
 			struct ust_event_desc *ev, bool described)
 {
 	struct ust_ctl_area *a = s->ctl;
-	bool wanted = ust__pattern_match(&ust__config, name);
+	bool wanted = ust__pattern_match(&ust__config, name, ev->loglevel);
 	struct ust_ctl_event *e;
 
 	wanted = ust__ctl_rules_apply(a, a->nr_rules, name, wanted);
@@ -164,6 +165,8 @@ static void event_attach(struct ust_session *s, const struct ust_provider *p,
 			"not recorded\n", name);
 	on = ctl_publish(s, name, ev, described) && described &&
 	     !s->ctl->stopped;
+	/* The gate (filter, rate limit) is in place before the event is on. */
+	on = ust__gate_attach(s, ev, name) && on;
 	/*
 	 * After the metadata entry is published (I9, release in
 	 * meta_append), so the consumer can decode the event's first record.
@@ -297,6 +300,7 @@ void ust__registry_inherit_control(struct ust_session *s,
 	s->ctl->nr_rules = n;
 	/* I12, relaxed: a flag, as ust ctl stores it. */
 	s->ctl->stopped = __atomic_load_n(&old->ctl->stopped, __ATOMIC_RELAXED);
+	ust__gate_inherit(s, old);	/* the filters too (I13) */
 }
 
 /*
@@ -308,6 +312,10 @@ void ust__registry_session_started(struct ust_session *s)
 	struct cds_list_head *node;
 
 	ust__registry_lock();
+	/* UST_TRACE's filters, under the control lock (I12, I13). */
+	(void)ust__ctl_lock(s->shm_fd, LOCK_EX);
+	ust__gate_session_started(s);
+	ust__ctl_unlock(s->shm_fd);
 	cds_list_for_each(node, &providers)
 		provider_attach(s, node_provider(node));
 	ust__registry_unlock();

@@ -30,19 +30,32 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <pthread.h>
+#include <sys/prctl.h>
 #include <sys/rseq.h>
 #include <sys/syscall.h>
 
 #include <ust/tracepoint.h>
 
+#include "gate.h"
 #include "rseq-commit.h"
 #include "session.h"
 
 /*
- * The thread id in every record's context (channels with
- * UST_CONTEXT_TID); 0 until the first event.
+ * The per-thread part of every record's context: one image per channel
+ * of the session (ctf_ev_context_image(): vtid, vpid, procname,
+ * pthread_id as the channel's set chooses), copied whole by the writer.
+ * Built at the thread's first record in a session, and again after a
+ * thread was renamed; `gen` says for which session->ctx_gen.  Written
+ * only by its thread (and by a signal handler of that thread, which
+ * writes the same bytes).
  */
-static __thread int32_t ust_tls_tid __attribute__((tls_model("initial-exec")));
+struct thread_ctx {
+	uint64_t gen;
+	uint8_t img[UST_MAX_SESSION_CHANNELS][UST_CTX_IMAGE_MAX];
+};
+static __thread struct thread_ctx ust_tls_ctx
+	__attribute__((tls_model("initial-exec"), aligned(64)));
 
 /*
  * Our own rseq area, used only when glibc did not register one (for
@@ -59,21 +72,76 @@ _Static_assert(sizeof(struct ust_packet_header) == 84, "packet header");
 _Static_assert(sizeof(struct ust_packet_close) == 32, "packet close");
 _Static_assert(offsetof(struct ust_shm_buf, commit) == 0, "commit pair");
 
+static __thread int32_t ust_tls_tid __attribute__((tls_model("initial-exec")));
+
+/* A fork child: its thread is not its parent's; rebuild the images. */
 void ust__thread_forget(void)
 {
+	ust_tls_ctx.gen = 0;
 	ust_tls_tid = 0;
 }
 
-static inline int32_t thread_id(void)
+/* Some thread has a new name: every thread rebuilds its images. */
+void ust__thread_renamed(void)
 {
-	int32_t tid = ust_tls_tid;
+	/* Acquire: pairs with the store-release publishing the session. */
+	struct ust_session *s = __atomic_load_n(&ust__session_current,
+						__ATOMIC_ACQUIRE);
 
-	if (__builtin_expect(tid == 0, 0)) {
-		/* Once per thread; async-signal-safe. */
-		tid = (int32_t)syscall(SYS_gettid);
-		ust_tls_tid = tid;
-	}
-	return tid;
+	/* Relaxed: see session.h, ctx_gen. */
+	if (s)
+		__atomic_fetch_add(&s->ctx_gen, 1, __ATOMIC_RELAXED);
+}
+
+/*
+ * Build the calling thread's context images for session `s`, current
+ * as of `gen`.  Once per thread and session (and after renames): the
+ * system calls here are off the hot path.  Async-signal-safe.
+ */
+static __attribute__((noinline, cold))
+void thread_ctx_build(const struct ust_session *s, uint64_t gen)
+{
+	struct ctf_ctx_values v;
+	uint32_t i;
+
+	memset(&v, 0, sizeof(v));
+	v.vtid = (int32_t)syscall(SYS_gettid);
+	v.vpid = s->vpid;
+	if (s->ctx_union & UST_CTX_PROCNAME)
+		(void)prctl(PR_GET_NAME, v.procname);	/* 16 bytes, NUL included */
+	v.pthread_id = (uint64_t)pthread_self();
+	for (i = 0; i < s->nr_channels; i++)
+		ctf_ev_context_image(ust_tls_ctx.img[i], s->chan[i].ctx_set, &v);
+	/* A signal handler of this thread sees the images before the mark. */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	ust_tls_ctx.gen = gen;
+}
+
+/*
+ * The calling thread's context image for channel `chan` of session `s`
+ * (a constant for the default channel: the image's address is then one
+ * %fs-relative offset).
+ */
+static inline const uint8_t *thread_ctx_image(const struct ust_session *s,
+					      uint32_t chan)
+{
+	/* Relaxed: see session.h, ctx_gen. */
+	uint64_t gen = __atomic_load_n(&s->ctx_gen, __ATOMIC_RELAXED);
+
+	if (__builtin_expect(ust_tls_ctx.gen != gen, 0))
+		thread_ctx_build(s, gen);
+	return ust_tls_ctx.img[chan];
+}
+
+/*
+ * The calling thread's id for filters ($ctx.vtid), cached per thread; a
+ * fork child forgets it (ust__thread_forget()).  Async-signal-safe.
+ */
+int32_t ust__thread_tid(void)
+{
+	if (__builtin_expect(ust_tls_tid == 0, 0))
+		ust_tls_tid = (int32_t)syscall(SYS_gettid);
+	return ust_tls_tid;
 }
 
 static struct rseq *own_rseq_register(void)
@@ -100,6 +168,14 @@ static inline struct rseq *thread_rseq(void)
  * A word of this CPU's control block that only writers on this CPU store
  * (I3): a relaxed load, checked again inside the restartable sequence.
  */
+uint32_t ust__thread_cpu(void)
+{
+	struct rseq *rs = thread_rseq();
+
+	/* Relaxed: the kernel's, as in channel_write(). */
+	return rs ? __atomic_load_n(&rs->cpu_id, __ATOMIC_RELAXED) : 0;
+}
+
 static inline uint64_t load_relaxed(const uint64_t *p)
 {
 	return __atomic_load_n(p, __ATOMIC_RELAXED);
@@ -329,22 +405,23 @@ static int buffer_switch(const struct ust_session *s,
 }
 
 /*
- * Write one record into channel `ch` of session `s`; returns its
+ * Write one record into channel `chan` of session `s`; returns its
  * timestamp, or 0 when it was counted lost.  Inlined into each entry
  * point, so the default channel's path has no extra indirection.
  */
 static inline __attribute__((always_inline))
-uint64_t channel_write(struct ust_session *s, struct ust_channel *ch,
+uint64_t channel_write(struct ust_session *s, uint32_t chan,
 		       struct ust_event_desc *event,
 		       const struct ust_seg *segs, unsigned int nr_segs,
-		       size_t payload_size)
+		       size_t payload_size, uint64_t ip)
 {
+	struct ust_channel *ch = &s->chan[chan];
 	uint8_t hdr[UST_EV_HEADER_MAX];
 	struct ust_copy_plan plan;
+	const uint8_t *img;
 	struct rseq *rs;
-	int32_t tid;
 
-	tid = thread_id();
+	img = thread_ctx_image(s, chan);
 	rs = thread_rseq();
 	if (__builtin_expect(!rs, 0)) {
 		/* No usable rseq area: count the record, never crash. */
@@ -375,9 +452,13 @@ uint64_t channel_write(struct ust_session *s, struct ust_channel *ch,
 		ts = ust__clock_read(s->clock_kind);
 		if (__builtin_expect(ts < last, 0))
 			ts = last;	/* never let a stream go backwards */
-		/* No branch: the vtid is stored, ctx_size says if it counts. */
+		/*
+		 * No branch per context: the thread's image and the ip are
+		 * always stored, the channel's sizes say what counts.
+		 */
 		plan.hdr_len = ctf_ev_header_encode_ctx(hdr, event->id, ts, last,
-							tid, ch->ctx_size);
+							img, ip, ch->ctx_img_size,
+							ch->ctx_size);
 		rec = plan.hdr_len + payload_size;
 
 		/*
@@ -405,10 +486,15 @@ uint64_t channel_write(struct ust_session *s, struct ust_channel *ch,
 	}
 }
 
-UST_EXPORT
-void ust_event_write(struct ust_event_desc *event,
-		     const struct ust_seg *segs, unsigned int nr_segs,
-		     size_t payload_size)
+/*
+ * The default channel of the current session, if any: the plain path of
+ * ust_event_write_ip(), inlined there, so that the channel is a constant.
+ */
+static inline __attribute__((always_inline))
+void default_write(struct ust_event_desc *event,
+		  const struct ust_seg *segs,
+		  unsigned int nr_segs, size_t payload_size,
+		  uint64_t ip)
 {
 	/*
 	 * Acquire: pairs with the store-release publishing the session
@@ -419,7 +505,129 @@ void ust_event_write(struct ust_event_desc *event,
 
 	if (!s)
 		return;
-	(void)channel_write(s, &s->chan[0], event, segs, nr_segs, payload_size);
+	(void)channel_write(s, 0, event, segs, nr_segs, payload_size,
+			    ip);
+}
+
+/*
+ * The gated path of ust_event_write_ip(): the event has a filter or a
+ * rate limit (gate.h).  Out of line, so that the others pay only the
+ * test of their gate word.  A record the probe could not build
+ * (UST_PAYLOAD_DROP) goes on to be counted lost.
+ */
+static __attribute__((noinline))
+void plain_event_write(struct ust_event_desc *event, const struct ust_seg *segs,
+		       unsigned int nr_segs, size_t payload_size, uint64_t ip)
+{
+	default_write(event, segs, nr_segs, payload_size, ip);
+}
+
+/* The gated path when ust__gate_quick() cannot decide. */
+static __attribute__((noinline))
+void gated_event_write_full(struct ust_session *s, struct ust_event_desc *event,
+			    const struct ust_seg *segs, unsigned int nr_segs,
+			    size_t payload_size, uint64_t ip)
+{
+	if (ust__gate_pass(s, event, segs, nr_segs))
+		plain_event_write(event, segs, nr_segs, payload_size, ip);
+}
+
+/* The gated path with one program to run (UST_GATE_RUN). */
+static __attribute__((noinline))
+void gated_event_write_run(const struct ust_filter *prog,
+			   struct ust_event_desc *event, const struct ust_seg *segs,
+			   unsigned int nr_segs, size_t payload_size, uint64_t ip)
+{
+	if (ust_filter_run(prog, segs, nr_segs, NULL))
+		plain_event_write(event, segs, nr_segs, payload_size, ip);
+}
+
+/* The same for a string against a prefix, without the interpreter's switch. */
+static __attribute__((noinline))
+void gated_event_write_prefix(const struct ust_filter *prog,
+			      struct ust_event_desc *event,
+			      const struct ust_seg *segs, unsigned int nr_segs,
+			      size_t payload_size, uint64_t ip)
+{
+	if (ust_filter_str_prefix_keeps(&prog->fast, segs, nr_segs))
+		plain_event_write(event, segs, nr_segs, payload_size, ip);
+}
+
+/* Only calls in tail position: no stack frame on the quick path. */
+static __attribute__((noinline))
+void gated_event_write(struct ust_event_desc *event, const struct ust_seg *segs,
+		       unsigned int nr_segs, size_t payload_size, uint64_t ip)
+{
+	/* Acquire: as in default_write(), which loads it again. */
+	struct ust_session *s = __atomic_load_n(&ust__session_current,
+						__ATOMIC_ACQUIRE);
+	const struct ust_filter *prog = NULL;
+
+	if (!s)
+		return;
+	if (payload_size == UST_PAYLOAD_DROP) {
+		plain_event_write(event, segs, nr_segs, payload_size, ip);
+		return;
+	}
+	switch (ust__gate_quick(s, event, segs, nr_segs, &prog)) {
+	case UST_GATE_DROP:
+		return;
+	case UST_GATE_WRITE:
+		plain_event_write(event, segs, nr_segs, payload_size, ip);
+		return;
+	case UST_GATE_RUN:
+		gated_event_write_run(prog, event, segs, nr_segs, payload_size, ip);
+		return;
+	case UST_GATE_PREFIX:
+		gated_event_write_prefix(prog, event, segs, nr_segs, payload_size,
+					 ip);
+		return;
+	default:
+		gated_event_write_full(s, event, segs, nr_segs, payload_size, ip);
+		return;
+	}
+}
+
+/* Both entry points: the gate word first, then the inlined plain path. */
+static inline __attribute__((always_inline))
+void event_write(struct ust_event_desc *event, const struct ust_seg *segs,
+		 unsigned int nr_segs, size_t payload_size, uint64_t ip)
+{
+	/*
+	 * Relaxed: the gate word (include/ust/tracepoint.h), 0 unless the
+	 * event has a filter or rate limit; partners: the relaxed stores of
+	 * ust__gate_attach() and ust ctl's writes.
+	 */
+	if (__builtin_expect(__atomic_load_n(&event->reserved,
+					     __ATOMIC_RELAXED) != 0, 0))
+		gated_event_write(event, segs, nr_segs, payload_size, ip);
+	else
+		default_write(event, segs, nr_segs, payload_size, ip);
+}
+
+/*
+ * What <ust/tracepoint.h>'s ust_event_write() macro calls: `ip` is the
+ * caller's return address, the instrumented call site.
+ */
+UST_EXPORT
+void ust_event_write_ip(struct ust_event_desc *event,
+			const struct ust_seg *segs, unsigned int nr_segs,
+			size_t payload_size, const void *ip)
+{
+	event_write(event, segs, nr_segs, payload_size, (uintptr_t)ip);
+}
+
+/*
+ * The entry point of providers built before ust_event_write_ip(): the
+ * best ip it knows is its own return address, inside their probe.
+ */
+UST_EXPORT
+void (ust_event_write)(struct ust_event_desc *event,
+		       const struct ust_seg *segs, unsigned int nr_segs,
+		       size_t payload_size)
+{
+	event_write(event, segs, nr_segs, payload_size,
+		    (uintptr_t)__builtin_return_address(0));
 }
 
 /* Any channel of `s` (the caller loaded it with acquire); off the hot path. */
@@ -428,8 +636,9 @@ uint64_t ust__channel_event_write(struct ust_session *s, uint32_t chan,
 				 const struct ust_seg *segs,
 				 unsigned int nr_segs, size_t payload_size)
 {
-	return channel_write(s, &s->chan[chan], event, segs, nr_segs,
-			     payload_size);
+	return channel_write(s, chan, event, segs, nr_segs,
+			     payload_size,
+			     (uintptr_t)__builtin_return_address(0));
 }
 
 /* The statedump's events: to the state channel, never overwritten. */
@@ -445,6 +654,7 @@ void ust__state_event_write(struct ust_event_desc *event,
 						__ATOMIC_ACQUIRE);
 
 	if (s)
-		(void)channel_write(s, &s->chan[s->state_chan], event, segs,
-				    nr_segs, payload_size);
+		(void)channel_write(s, s->state_chan, event, segs,
+				    nr_segs, payload_size,
+				    (uintptr_t)__builtin_return_address(0));
 }

@@ -86,6 +86,17 @@ static void make_uuid(uint8_t uuid[16])
 	uuid[8] = (uuid[8] & 0x3f) | 0x80;	/* RFC 4122 variant */
 }
 
+/*
+ * A new session's ctx_gen (session.h): unique in the high 32 bits.  Only
+ * the constructor and a fork child's single thread create sessions.
+ */
+static uint64_t next_ctx_generation(void)
+{
+	static uint64_t sessions;
+
+	return ++sessions << 32;
+}
+
 /* The channels of a session: the events', and in flight mode the state's. */
 static uint32_t plan_channels(struct ust_shm_channel *c,
 			      const struct ust_config *cfg)
@@ -103,7 +114,8 @@ static uint32_t plan_channels(struct ust_shm_channel *c,
 	c[1].mode = UST_MODE_DISCARD;
 	c[1].subbuf_size = UST_STATE_SUBBUF_SIZE;
 	c[1].subbuf_count = UST_STATE_SUBBUF_COUNT;
-	c[1].event_context = UST_CONTEXT_TID;	/* few events: keep the tid */
+	/* Few events: they keep the thread id whatever else is chosen. */
+	c[1].event_context = cfg->event_context | UST_CTX_VTID;
 	return 2;
 }
 
@@ -156,13 +168,17 @@ static void init_channel(struct ust_session *s, uint32_t i,
 	uint64_t now = ust__clock_read(s->clock_kind);
 	uint32_t cpu;
 
+	ch->ctx_set = c->event_context;
+	ch->ctx_size = (uint32_t)ctf_ev_context_size(c->event_context);
+	ch->ctx_img_size = (uint32_t)ctf_ev_context_image_size(c->event_context);
+	s->ctx_union |= c->event_context;
+
 	ch->bufs = (struct ust_shm_buf *)((uint8_t *)s->base + c->bufs_offset);
 	ch->data = (uint8_t *)s->base + c->data_offset;
 	ch->subbuf_size = c->subbuf_size;
 	ch->buf_size = (uint64_t)c->subbuf_size * c->subbuf_count;
 	ch->mode = c->mode;
 	ch->stream_id = c->stream_id;
-	ch->ctx_size = (uint32_t)ctf_ev_context_size(c->event_context);
 	for (cpu = 0; cpu < s->nr_cpus; cpu++)
 		ust__ringbuf_init_buffer(s, ch, cpu, now);
 }
@@ -203,9 +219,12 @@ struct ust_session *ust__session_map(const struct ust_config *cfg, int *fd)
 	s->hdr = base;
 	s->ctl = (struct ust_ctl_area *)((uint8_t *)base + h.ctl_offset);
 	s->nr_cpus = nr_cpus;
+	s->pid = getpid();
 	s->clock_kind = cfg->clock_kind;
 	s->nr_channels = nr_channels;
 	s->state_chan = nr_channels - 1;
+	s->vpid = getpid();
+	s->ctx_gen = next_ctx_generation();
 	make_uuid(s->uuid);
 	fill_header(&h, cfg, nr_cpus, nr_channels, total, s->uuid);
 	memcpy((uint8_t *)base + h.channels_offset, c, nr_channels * sizeof(c[0]));
@@ -548,4 +567,7 @@ static void __attribute__((constructor)) ust_init(void)
 		return;
 	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
 	ust__session_publish(ust__session_create(&ust__config, true));
+	/* Call sites are addresses: describe the objects they are in. */
+	if (ust__config.event_context & UST_CTX_IP)
+		ust_statedump_enable();
 }

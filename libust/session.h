@@ -37,14 +37,35 @@
 #define UST_HIDDEN __attribute__((visibility("hidden")))
 #define UST_EXPORT __attribute__((visibility("default")))
 
+/* The options of one UST_TRACE entry (abi/env.h). */
+struct ust_trace_entry {
+	uint32_t loglevel_op;		/* enum ust_ctl_loglevel_op */
+	int32_t loglevel;
+	uint8_t *filter;		/* a decoded struct ust_filter_blob, or NULL */
+	size_t filter_len;
+	bool broken;			/* a bad option: it selects nothing */
+};
+
+#define UST_MAX_RATE_LIMITS	16u
+
+/* One UST_RATE_LIMIT rule: at most `max` records a second. */
+struct ust_rate_rule {
+	char *pattern;
+	uint32_t max;
+};
+
 /* Configuration read once from the environment (config.c). */
 struct ust_config {
 	char *patterns[UST_MAX_PATTERNS];	/* UST_TRACE, split on ',' */
+	struct ust_trace_entry entries[UST_MAX_PATTERNS];	/* their options */
 	unsigned int nr_patterns;
+	bool have_filters;			/* an entry has filter= */
+	struct ust_rate_rule rates[UST_MAX_RATE_LIMITS];	/* UST_RATE_LIMIT */
+	unsigned int nr_rates;
 	char *output;				/* UST_OUTPUT */
 	uint32_t mode;				/* UST_MODE */
 	uint32_t blocking;			/* UST_MODE=block */
-	uint32_t event_context;			/* UST_CONTEXT */
+	uint32_t event_context;			/* UST_CONTEXT: UST_CTX_* bits */
 	uint32_t subbuf_size;			/* UST_SUBBUF_SIZE */
 	uint32_t subbuf_count;			/* UST_SUBBUF_COUNT */
 	uint32_t read_timer_us;			/* UST_READ_TIMER_US */
@@ -62,7 +83,9 @@ struct ust_channel {
 	uint32_t subbuf_size;
 	uint32_t mode;
 	uint32_t stream_id;
-	uint32_t ctx_size;	/* ctf_ev_context_size(event_context) */
+	uint32_t ctx_set;	/* the UST_CTX_* bits its records carry */
+	uint32_t ctx_size;	/* ctf_ev_context_size(ctx_set) */
+	uint32_t ctx_img_size;	/* ctf_ev_context_image_size(ctx_set): the ip's offset */
 	uint32_t blocking;	/* discard mode: wait for room first */
 	/*
 	 * Blocking mode, process-local (ringbuf.c, wait_for_consumer()): the
@@ -82,6 +105,16 @@ struct ust_session {
 	uint32_t nr_cpus;
 	uint32_t clock_kind;
 	uint8_t uuid[16];
+	int32_t vpid;			/* getpid() when the session started */
+	uint32_t ctx_union;		/* every channel's ctx_set, or-ed */
+	/*
+	 * Which per-thread context images are current (ringbuf.c): unique
+	 * per session in its high 32 bits; the low bits count thread
+	 * renames, which make every thread rebuild its images.  Relaxed
+	 * loads and increments: a stale image only names a thread by its
+	 * old name in a few more records.
+	 */
+	uint64_t ctx_gen;
 	uint32_t nr_channels;
 	/*
 	 * Where the statedump events go: chan[1], the state channel, in
@@ -91,6 +124,7 @@ struct ust_session {
 	struct ust_channel chan[UST_MAX_SESSION_CHANNELS];
 	/* Runtime control (registry.c): its area in the shared memory. */
 	struct ust_ctl_area *ctl;
+	int32_t pid;			/* getpid() when it was created */
 };
 
 extern struct ust_session *ust__session_current UST_HIDDEN;
@@ -98,8 +132,15 @@ extern struct ust_config ust__config UST_HIDDEN;
 
 /* config.c */
 UST_HIDDEN int ust__config_load(struct ust_config *cfg);
+/* Is event `name` of log level `loglevel` selected by UST_TRACE? */
 UST_HIDDEN int ust__pattern_match(const struct ust_config *cfg,
-				 const char *name);
+				 const char *name, int32_t loglevel);
+/* Does UST_TRACE entry `i`'s log-level option let `loglevel` through? */
+UST_HIDDEN bool ust__entry_loglevel_ok(uint32_t op, int32_t level,
+				      int32_t loglevel);
+/* The rate limit of event `name` (UST_RATE_LIMIT, the last match), or 0. */
+UST_HIDDEN uint32_t ust__rate_limit(const struct ust_config *cfg,
+				   const char *name);
 
 /* session.c */
 UST_HIDDEN struct ust_session *ust__session_map(const struct ust_config *cfg,
@@ -115,6 +156,10 @@ UST_HIDDEN void ust__ringbuf_init_buffer(struct ust_session *s,
 					struct ust_channel *ch, uint32_t cpu,
 					uint64_t now);
 UST_HIDDEN void ust__thread_forget(void);
+UST_HIDDEN void ust__thread_renamed(void);
+/* The calling thread's id and CPU ($ctx.vtid, $ctx.cpu_id of filters). */
+UST_HIDDEN int32_t ust__thread_tid(void);
+UST_HIDDEN uint32_t ust__thread_cpu(void);
 UST_HIDDEN uint64_t ust__channel_event_write(struct ust_session *s,
 					    uint32_t chan,
 					    struct ust_event_desc *event,

@@ -4,16 +4,16 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-only
  *
- * Statedumps are for function tracing: they start when the preload
- * library (cyg-profile.c) calls ust_statedump_enable() (public,
- * <ust/ust.h>) from its
- * constructor, so that other traces keep exactly the events their
- * programs emit.  From then on, at each session start (now, and in every
- * fork child) libust walks
- * the loaded objects with dl_iterate_phdr() and records, for each one
- * backed by a file:
+ * Statedumps are for traces that record code addresses: they start when
+ * the preload library (cyg-profile.c) calls ust_statedump_enable()
+ * (public, <ust/ust.h>) from its constructor, or when the recording asks
+ * for the ip context (session.c), so that other traces keep exactly the
+ * events their programs emit.  From then on, at each session start (now,
+ * and in every fork child) libust walks the loaded objects with
+ * dl_iterate_phdr() and records, for each one backed by a file:
  *
  *	lttng_ust_statedump:start
+ *	lttng_ust_statedump:procname   {procname[17]}
  *	lttng_ust_statedump:bin_info   {baddr, memsz, path, is_pic,
  *					has_build_id, has_debug_link}
  *	lttng_ust_statedump:build_id   {baddr, build_id[20]}
@@ -26,9 +26,11 @@
  * preload library (cyg-profile.c) calls after every dlopen()/dlclose() it
  * interposes: it compares the current objects with the ones already
  * described and records lttng_ust_dl:dlopen / build_id / debug_link /
- * dlclose.  The names and fields are LTTng-UST's (doc/functions.md says what differs
- * and why).  None of this is on a hot path: it allocates, takes a mutex
- * and reads /proc/self/exe.
+ * dlclose, and lttng_ust_lib:load / build_id / debug_link / unload, as
+ * LTTng-UST with liblttng-ust-dl preloaded does.  The names, fields and
+ * types are LTTng-UST 2.13's (doc/compatibility.md says what differs and
+ * why).  None of this is on a hot path: it allocates, takes a mutex and
+ * reads /proc/self/exe.
  */
 #include <dirent.h>
 #include <elf.h>
@@ -52,39 +54,74 @@
 
 #define BUILD_ID_MAX	64	/* longer build-id notes are not recorded */
 
+/*
+ * LTTng-UST gives these events no log level, which its metadata writes
+ * as 13 (TRACE_DEBUG_LINE, its default): so do we.
+ */
+#define LTTNG_DEFAULT_LOGLEVEL	13
 #define EVENT(var, ev_name, fields, lay)				\
-	UST_BUILTIN_EVENT(var, ev_name, fields, lay, NULL)
+	UST_BUILTIN_EVENT_LEVEL(var, ev_name, LTTNG_DEFAULT_LOGLEVEL,	\
+				fields, lay, NULL)
 
-EVENT(ev_start, "start", "", "");
-EVENT(ev_end, "end", "", "");
-EVENT(ev_bin_info, "bin_info",
-      UST_TSDL_U64_HEX " _baddr; " UST_TSDL_U64_DEC " _memsz; string _path; "
-      UST_TSDL_U8_DEC " _is_pic; " UST_TSDL_U8_DEC " _has_build_id; " UST_TSDL_U8_DEC " _has_debug_link;",
-      "F16 S F3");
-/* LTTng's form: a sequence of bytes whose length is a 64-bit integer. */
+/*
+ * The fields of each event are LTTng-UST 2.13's, in its order and with
+ * its types (doc/compatibility.md): Trace Compass and babeltrace2's
+ * debug-info filter read them by name.
+ */
+#define BIN_FIELDS \
+	UST_TSDL_U64_HEX " _baddr; " UST_TSDL_U64_DEC " _memsz; string _path; "
+#define HAS_FIELDS \
+	UST_TSDL_U8_DEC " _has_build_id; " UST_TSDL_U8_DEC " _has_debug_link;"
+/* A sequence of bytes whose length is a 64-bit integer (a size_t). */
 #define BUILD_ID_FIELDS \
 	UST_TSDL_U64_HEX " _baddr; " UST_TSDL_U64_DEC " __build_id_length; " \
 	UST_TSDL_U8_HEX " _build_id[__build_id_length];"
-EVENT(ev_build_id, "build_id", BUILD_ID_FIELDS, "F8 Q8[F1]");
-EVENT(ev_debug_link, "debug_link",
-      UST_TSDL_U64_HEX " _baddr; " UST_TSDL_U32_HEX " _crc; string _filename;", "F12 S");
+#define BUILD_ID_LAYOUT "F8 Q8[F1]"
+#define DEBUG_LINK_FIELDS \
+	UST_TSDL_U64_HEX " _baddr; " UST_TSDL_U32_DEC " _crc; string _filename;"
+#define DEBUG_LINK_LAYOUT "F12 S"
+#define BADDR_FIELDS UST_TSDL_U64_HEX " _baddr;"
+
+/* lttng_ust_statedump: the objects loaded when a session starts. */
+EVENT(ev_start, "start", "", "");
+EVENT(ev_procname, "procname",
+      UST_TSDL_CHAR_UTF8 " _procname[17];", "F17");
+EVENT(ev_bin_info, "bin_info",
+      BIN_FIELDS UST_TSDL_U8_DEC " _is_pic; " HAS_FIELDS, "F16 S F3");
+EVENT(ev_build_id, "build_id", BUILD_ID_FIELDS, BUILD_ID_LAYOUT);
+EVENT(ev_debug_link, "debug_link", DEBUG_LINK_FIELDS, DEBUG_LINK_LAYOUT);
 /* Not LTTng's: the name of each thread (its /proc comm) at the dump. */
 EVENT(ev_thread_name, "thread_name", UST_TSDL_S32_DEC " _tid; string _name;", "F4 S");
+EVENT(ev_end, "end", "", "");
+
+/* lttng_ust_dl: what liblttng-ust-dl records after dlopen and dlclose. */
 EVENT(ev_dlopen, "dlopen",
-      UST_TSDL_U64_HEX " _baddr; " UST_TSDL_U64_DEC " _memsz; " UST_TSDL_S32_DEC " _flags; string _path; "
-      UST_TSDL_U8_DEC " _has_build_id; " UST_TSDL_U8_DEC " _has_debug_link;",
+      UST_TSDL_U64_HEX " _baddr; " UST_TSDL_U64_DEC " _memsz; "
+      UST_TSDL_S32_HEX " _flags; string _path; " HAS_FIELDS,
       "F20 S F2");
-EVENT(ev_dl_build_id, "build_id", BUILD_ID_FIELDS, "F8 Q8[F1]");
-EVENT(ev_dl_debug_link, "debug_link",
-      UST_TSDL_U64_HEX " _baddr; " UST_TSDL_U32_HEX " _crc; string _filename;", "F12 S");
-EVENT(ev_dlclose, "dlclose", UST_TSDL_U64_HEX " _baddr;", "F8");
+EVENT(ev_dl_build_id, "build_id", BUILD_ID_FIELDS, BUILD_ID_LAYOUT);
+EVENT(ev_dl_debug_link, "debug_link", DEBUG_LINK_FIELDS, DEBUG_LINK_LAYOUT);
+EVENT(ev_dlclose, "dlclose", BADDR_FIELDS, "F8");
+
+/*
+ * lttng_ust_lib: what liblttng-ust itself records when the loaded
+ * objects change; Trace Compass follows these for LTTng-UST 2.9 and
+ * later, babeltrace2 both.
+ */
+EVENT(ev_lib_load, "load", BIN_FIELDS HAS_FIELDS, "F16 S F2");
+EVENT(ev_lib_build_id, "build_id", BUILD_ID_FIELDS, BUILD_ID_LAYOUT);
+EVENT(ev_lib_debug_link, "debug_link", DEBUG_LINK_FIELDS, DEBUG_LINK_LAYOUT);
+EVENT(ev_lib_unload, "unload", BADDR_FIELDS, "F8");
 
 static struct ust_event_desc *const statedump_events[] = {
-	&ev_start, &ev_bin_info, &ev_build_id, &ev_debug_link,
+	&ev_start, &ev_procname, &ev_bin_info, &ev_build_id, &ev_debug_link,
 	&ev_thread_name, &ev_end,
 };
 static struct ust_event_desc *const dl_events[] = {
 	&ev_dlopen, &ev_dl_build_id, &ev_dl_debug_link, &ev_dlclose,
+};
+static struct ust_event_desc *const lib_events[] = {
+	&ev_lib_load, &ev_lib_build_id, &ev_lib_debug_link, &ev_lib_unload,
 };
 
 UST_BUILTIN_PROVIDER(statedump_provider, "lttng_ust_statedump",
@@ -93,6 +130,9 @@ UST_BUILTIN_PROVIDER(statedump_provider, "lttng_ust_statedump",
 UST_BUILTIN_PROVIDER(dl_provider, "lttng_ust_dl",
 		     "objects loaded and unloaded by dlopen and dlclose",
 		     dl_events);
+UST_BUILTIN_PROVIDER(lib_provider, "lttng_ust_lib",
+		     "objects loaded and unloaded after the session started",
+		     lib_events);
 
 /* One loaded object, as described in the trace. */
 struct object {
@@ -266,6 +306,19 @@ static void write_dlopen(const struct object *o, int32_t dl_flags)
 			segs[0].len + segs[1].len + segs[2].len + segs[3].len);
 }
 
+static void write_lib_load(const struct object *o)
+{
+	uint8_t flags[2] = { o->build_id != NULL, o->debug_link != NULL };
+	struct ust_seg segs[3] = {
+		{ &o->baddr, 16 },
+		{ o->path, strlen(o->path) + 1 },
+		{ flags, sizeof(flags) },
+	};
+
+	ust__state_event_write(&ev_lib_load, segs, 3,
+			segs[0].len + segs[1].len + segs[2].len);
+}
+
 static void write_build_id(struct ust_event_desc *ev, const struct object *o)
 {
 	struct ust_seg segs[3] = {
@@ -286,6 +339,16 @@ static void write_debug_link(struct ust_event_desc *ev, const struct object *o)
 	};
 
 	ust__state_event_write(ev, segs, 3, 12 + segs[2].len);
+}
+
+/* The object's build id and debug link events, those it has and enabled. */
+static void write_ids(struct ust_event_desc *build_ev,
+		      struct ust_event_desc *link_ev, const struct object *o)
+{
+	if (o->build_id && UST_EVENT_ENABLED(build_ev))
+		write_build_id(build_ev, o);
+	if (o->debug_link && UST_EVENT_ENABLED(link_ev))
+		write_debug_link(link_ev, o);
 }
 
 static void write_thread_name(int32_t tid, const char *name)
@@ -319,6 +382,22 @@ static void dump_thread_names(void)
 		write_thread_name(tid, comm);
 	}
 	closedir(dir);
+}
+
+/* The process's name, as the session header has it (session.c). */
+static void write_procname(void)
+{
+	/* Acquire: pairs with the store-release publishing the session. */
+	struct ust_session *s = __atomic_load_n(&ust__session_current,
+						__ATOMIC_ACQUIRE);
+	char name[17] = "";
+
+	if (!s)
+		return;
+	memcpy(name, s->hdr->procname, sizeof(s->hdr->procname));
+	name[sizeof(name) - 1] = '\0';
+	ust__state_event_write(&ev_procname, &(struct ust_seg){ name, 17 },
+			       1, 17);
 }
 
 static void write_empty(struct ust_event_desc *ev)
@@ -385,19 +464,26 @@ static int visit(struct dl_phdr_info *info, size_t size, void *arg)
 	if (!w->dl) {
 		if (UST_EVENT_ENABLED(&ev_bin_info))
 			write_bin_info(&o);
-		if (o.build_id && UST_EVENT_ENABLED(&ev_build_id))
-			write_build_id(&ev_build_id, &o);
-		if (o.debug_link && UST_EVENT_ENABLED(&ev_debug_link))
-			write_debug_link(&ev_debug_link, &o);
+		write_ids(&ev_build_id, &ev_debug_link, &o);
 		return 0;
 	}
 	if (UST_EVENT_ENABLED(&ev_dlopen))
 		write_dlopen(&o, w->dl_flags);
-	if (o.build_id && UST_EVENT_ENABLED(&ev_dl_build_id))
-		write_build_id(&ev_dl_build_id, &o);
-	if (o.debug_link && UST_EVENT_ENABLED(&ev_dl_debug_link))
-		write_debug_link(&ev_dl_debug_link, &o);
+	write_ids(&ev_dl_build_id, &ev_dl_debug_link, &o);
+	/* Then, as liblttng-ust does after liblttng-ust-dl, the lib events. */
+	if (UST_EVENT_ENABLED(&ev_lib_load))
+		write_lib_load(&o);
+	write_ids(&ev_lib_build_id, &ev_lib_debug_link, &o);
 	return 0;
+}
+
+/* An event whose only field is a base address, when it is enabled. */
+static void write_baddr(struct ust_event_desc *ev, uint64_t baddr)
+{
+	struct ust_seg seg = { &baddr, sizeof(baddr) };
+
+	if (UST_EVENT_ENABLED(ev))
+		ust__state_event_write(ev, &seg, 1, sizeof(baddr));
 }
 
 /* After a dl walk: the known objects not seen any more were unloaded. */
@@ -407,9 +493,8 @@ static void forget_unseen(const uint8_t *seen, size_t n)
 
 	for (i = 0; i < nr_known; i++) {
 		if (i < n && !seen[i]) {
-			if (UST_EVENT_ENABLED(&ev_dlclose))
-				ust__state_event_write(&ev_dlclose, &(struct ust_seg){
-							&known[i], 8 }, 1, 8);
+			write_baddr(&ev_dlclose, known[i]);
+			write_baddr(&ev_lib_unload, known[i]);
 			continue;
 		}
 		known[kept++] = known[i];
@@ -437,6 +522,7 @@ UST_EXPORT void ust_statedump_enable(void)
 		return;
 	ust_provider_register(&statedump_provider);
 	ust_provider_register(&dl_provider);
+	ust_provider_register(&lib_provider);
 	ust__statedump_run();
 }
 
@@ -465,6 +551,8 @@ void ust__statedump_run(void)
 	nr_known = 0;
 	if (UST_EVENT_ENABLED(&ev_start))
 		write_empty(&ev_start);
+	if (UST_EVENT_ENABLED(&ev_procname))
+		write_procname();
 	dl_iterate_phdr(visit, w);
 	if (UST_EVENT_ENABLED(&ev_thread_name))
 		dump_thread_names();

@@ -8,12 +8,16 @@
  * through dlsym(RTLD_NEXT).  After a successful rename the statedump
  * records lttng_ust_statedump:thread_name in the state channel, so a
  * flight-recorder snapshot names the threads it shows (statedump.c).
- * A name set with prctl(PR_SET_NAME) is seen only at the next dump.
+ * The procname context of the threads' records follows the new name
+ * (ringbuf.c).  A name set with prctl(PR_SET_NAME) is seen only at the
+ * next dump, and by the procname context of threads that had not
+ * recorded anything yet.
  */
 #include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 
+#include "gate.h"
 #include "session.h"
 #include "statedump.h"
 
@@ -40,7 +44,10 @@ UST_EXPORT int pthread_setname_np(pthread_t thread, const char *name)
 	if (!fn)
 		return ENOSYS;
 	ret = fn(thread, name);
-	if (!ret)
+	if (!ret) {
+		ust__thread_renamed();	/* the procname context follows */
 		ust__statedump_thread_renamed(thread, name);
+		ust__gate_thread_renamed();	/* $ctx.procname of filters */
+	}
 	return ret;
 }

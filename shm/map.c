@@ -87,9 +87,8 @@ static int channel_check(const struct shm_map *m,
 		return shm_fail_msg(err, errlen, "channel %u: bad name", i);
 	if (ch->mode > UST_MODE_FLIGHT)
 		return shm_fail_msg(err, errlen, "channel %u: bad mode %u", i, ch->mode);
-	if (ch->event_context != UST_CONTEXT_TID &&
-	    ch->event_context != UST_CONTEXT_NONE)
-		return shm_fail_msg(err, errlen, "channel %u: bad event context %u",
+	if (ch->event_context & ~UST_CTX_ALL)
+		return shm_fail_msg(err, errlen, "channel %u: bad event context 0x%x",
 				i, ch->event_context);
 	if (!ust__is_pow2(ch->subbuf_size) || ch->subbuf_size < UST_SUBBUF_MIN ||
 	    ch->subbuf_size > UST_SUBBUF_MAX)

@@ -4,8 +4,9 @@
  * SPDX-License-Identifier: LGPL-2.1-only
  *
  * A packet is struct ust_packet_header followed by records (ctf/format.h):
- * a compact (4 bytes) or extended (13 bytes) header, an int32 vtid (unless
- * the channel records no context), and a payload described by the event's layout string.  Nothing in the
+ * a compact (4 bytes) or extended (13 bytes) header, the channel's stream
+ * event context (its set of fields, ctf/format.h), and a payload described
+ * by the event's layout string.  Nothing in the
  * packet is trusted: every read is checked against the content size,
  * which is itself checked against the buffer length.
  */
@@ -126,7 +127,7 @@ static int walk_record(const uint8_t *pkt, const struct pkt_bounds *b,
 		       uint64_t *clock, struct ust_record_view *rec,
 		       size_t *size, struct ust_walk_result *res)
 {
-	size_t hdr = 0, avail = b->content - off;
+	size_t hdr = 0, ctx, avail = b->content - off;
 	const char *layout;
 	ssize_t payload;
 
@@ -140,12 +141,12 @@ static int walk_record(const uint8_t *pkt, const struct pkt_bounds *b,
 		return walk_fail(res, off, "unknown event id %u", rec->id);
 	layout = table->layouts[rec->id];
 	rec->vtid = -1;
-	if (table->event_context == UST_CONTEXT_TID) {
-		if (avail - hdr < UST_EV_CONTEXT_SIZE)
-			return walk_fail(res, off, "record context truncated");
+	ctx = ctf_ev_context_size(table->event_context);
+	if (avail - hdr < ctx)
+		return walk_fail(res, off, "record context truncated");
+	if (table->event_context & UST_CTX_VTID)	/* the first field */
 		rec->vtid = (int32_t)ctf_get_le32(pkt + off + hdr);
-		hdr += UST_EV_CONTEXT_SIZE;
-	}
+	hdr += ctx;
 	payload = shm_layout_payload_size(layout, pkt + off + hdr, avail - hdr);
 	if (payload < 0)
 		return walk_fail(res, off, "payload of event id %u runs past the content",

@@ -21,13 +21,13 @@
 struct ust_layout_table {
 	const char **layouts;	/* layouts[id], NULL when the id is unknown */
 	uint32_t nr;
-	uint32_t event_context;	/* enum ust_event_context (0: vtid) */
+	uint32_t event_context;	/* UST_CTX_* bits (abi/shm.h) */
 };
 
 struct ust_record_view {
 	uint32_t id;
 	uint64_t timestamp;	/* full value, rebuilt as a CTF reader does */
-	int32_t vtid;		/* -1 when the channel records no context */
+	int32_t vtid;		/* -1 when the channel records no vtid */
 	const uint8_t *payload;
 	size_t payload_size;
 	size_t offset;		/* of the record in the packet */

@@ -7,8 +7,15 @@
  * <facility>_tp.c, and the static inline trace_<facility>_<event>() that
  * the application calls.  When the event is disabled a call costs one
  * load of the descriptor's `enabled` word and one predicted branch.
+ *
+ * Unless tpgen --no-sdt, each trace_*() also holds the USDT probe
+ * <facility>:<event> of <sys/sdt.h>, where that header exists: one nop
+ * whose operands are the call's arguments, described in an ELF note for
+ * bpftrace, gdb and SystemTap.  It is not behind a semaphore test: that
+ * would be a second load and branch on every disabled call.
  */
 #include <ctype.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -49,11 +56,99 @@ static void emit_abi_check(FILE *out, const struct tp_facility *fac)
 }
 
 /*
+ * <sys/sdt.h> where the compiler finds it (GCC 5 and Clang know
+ * __has_include); UST_TP_<facility>_SDT then says that the probes are
+ * there.  Outside extern "C": in C++ the header defines templates.
+ */
+static void emit_sdt_include(FILE *out, const struct tp_facility *fac)
+{
+	fprintf(out,
+		"\n"
+		"/* USDT probes (tpgen --no-sdt leaves them out). */\n"
+		"#if defined(__has_include)\n"
+		"#if __has_include(<sys/sdt.h>)\n"
+		"#include <sys/sdt.h>\n"
+		"#define UST_TP_%s_SDT 1\n"
+		"#endif\n"
+		"#endif\n",
+		fac->name);
+}
+
+/*
+ * The bits of a float and of a double, for the probes of facilities
+ * with such fields; one definition for every tpgen header of a file.
+ */
+static void emit_sdt_float_bits(FILE *out, const struct tp_facility *fac)
+{
+	fprintf(out,
+		"\n"
+		"#if defined(UST_TP_%s_SDT) && !defined(UST_TP_SDT_FLOAT_BITS)\n"
+		"#define UST_TP_SDT_FLOAT_BITS 1\n"
+		"static inline uint32_t __ust_sdt_bits32(float value)\n"
+		"{\n"
+		"\tuint32_t bits;\n"
+		"\n"
+		"\t__builtin_memcpy(&bits, &value, sizeof(bits));\n"
+		"\treturn bits;\n"
+		"}\n"
+		"\n"
+		"static inline uint64_t __ust_sdt_bits64(double value)\n"
+		"{\n"
+		"\tuint64_t bits;\n"
+		"\n"
+		"\t__builtin_memcpy(&bits, &value, sizeof(bits));\n"
+		"\treturn bits;\n"
+		"}\n"
+		"#endif\n",
+		fac->name);
+}
+
+/* Whether some event of the facility has a float or double field. */
+static bool has_float_field(const struct tp_facility *fac)
+{
+	size_t i, j;
+
+	for (i = 0; i < fac->nr_events; i++)
+		for (j = 0; j < fac->events[i].fields.nr; j++)
+			if (tp_type_resolve(fac->events[i].fields.v[j].type)->kind ==
+			    TP_TYPE_FLOAT)
+				return true;
+	return false;
+}
+
+/*
+ * The probes' semaphores, defined in <facility>_tp.c.  A probe names its
+ * semaphore only in a file that included <sys/sdt.h> with
+ * _SDT_HAS_SEMAPHORES defined (as the headers of dtrace -h do), but
+ * then it must exist.  Nothing reads them.
+ */
+static void emit_semaphores(FILE *out, const struct tp_facility *fac,
+			    const char *storage)
+{
+	size_t i;
+
+	if (fac->nr_events == 0)
+		return;
+	fprintf(out, "\n#ifdef UST_TP_%s_SDT\n", fac->name);
+	for (i = 0; i < fac->nr_events; i++)
+		fprintf(out, "%sunsigned short %s_%s_semaphore%s;\n", storage,
+			fac->name, fac->events[i].name,
+			*storage ? "" : " __attribute__((section(\".probes\"))) = 0");
+	fputs("#endif\n", out);
+}
+
+void tp_emit_semaphore_definitions(FILE *out, const struct tp_facility *fac)
+{
+	emit_semaphores(out, fac, "");
+}
+
+/*
  * The guard keeps the facility name's case, so that facilities whose
  * names differ only in case cannot share it.
  */
 static void emit_prologue(FILE *out, const struct tp_facility *fac,
-			  const struct tp_features *feat)
+			  const struct tp_features *feat,
+			  const struct tp_emit_options *opts)
 {
 	fprintf(out,
 		"#ifndef UST_TP_%s_H\n"
@@ -66,10 +161,16 @@ static void emit_prologue(FILE *out, const struct tp_facility *fac,
 		fac->name, fac->name, feat->host ? "#include <sys/types.h>\n" : "");
 	if (feat->host)
 		emit_abi_check(out, fac);
+	if (opts->sdt)
+		emit_sdt_include(out, fac);
 	fputs("\n"
 	      "#ifdef __cplusplus\n"
 	      "extern \"C\" {\n"
 	      "#endif\n", out);
+	if (opts->sdt)
+		emit_semaphores(out, fac, "extern ");
+	if (opts->sdt && has_float_field(fac))
+		emit_sdt_float_bits(out, fac);
 }
 
 /* enum app_state { APP_STATE_IDLE = 0, ... }: no trailing comma (C++98). */
@@ -226,8 +327,78 @@ static size_t printed(int n, size_t start)
 	return n > 0 ? start + (size_t)n : start;
 }
 
+/*
+ * The probe's arguments: the call's, in field order, at most
+ * TP_SDT_MAX_ARGS.  An enum goes as `+e`, promoted to int (or unsigned
+ * int where C makes it so, when no label is negative): sdt.h's C++ side
+ * takes every enum type for unsigned.  A float or double goes as its
+ * bits, an unsigned integer of its size: bcc's parser of sdt operands
+ * (bpftrace's) refuses sdt.h's floating-point ones ("8f@%xmm0").  A
+ * one-byte integer goes as `+x` too, an int of the same value: GCC may
+ * give it a byte register r8b-r15b, a name gdb does not know ("Invalid
+ * register name `r10b'", seen under ASan's register pressure).
+ */
+static bool sdt_promoted(const struct tp_type *type)
+{
+	return type->kind == TP_TYPE_ENUM ||
+	       (type->kind == TP_TYPE_INT && type->u.integer.size == 1);
+}
+
+static void sdt_args(const struct tp_event *event, struct tp_strlist *list)
+{
+	const struct tp_field *f = event->fields.v;
+	const struct tp_type *type;
+	size_t i;
+
+	for (i = 0; i < event->fields.nr; i++) {
+		type = tp_type_resolve(f[i].type);
+		if (type->kind == TP_TYPE_SEQUENCE)
+			tp_strlist_addf(list, "%s_len", f[i].name);
+		if (type->kind == TP_TYPE_FLOAT)
+			tp_strlist_addf(list, "__ust_sdt_bits%u(%s)",
+					type->u.floating.size * 8, f[i].name);
+		else
+			tp_strlist_addf(list, "%s%s",
+					sdt_promoted(type) ? "+" : "",
+					f[i].name);
+	}
+	while (list->nr > TP_SDT_MAX_ARGS)
+		free(list->v[--list->nr]);
+}
+
+/* STAP_PROBEn(facility, event, args...) as the first statement. */
+static int emit_sdt_probe(FILE *out, const struct tp_facility *fac,
+			  const struct tp_event *event)
+{
+	struct tp_strlist args = { 0 };
+	size_t column, nr_params = 0, i;
+	int ret;
+
+	for (i = 0; i < event->fields.nr; i++)
+		nr_params += tp_type_resolve(event->fields.v[i].type)->kind ==
+			     TP_TYPE_SEQUENCE ? 2 : 1;
+	fprintf(out, "#ifdef UST_TP_%s_SDT\n", fac->name);
+	if (nr_params > TP_SDT_MAX_ARGS)
+		fprintf(out, "\t/* sdt.h: the first %u of the %zu arguments */\n",
+			TP_SDT_MAX_ARGS, nr_params);
+	sdt_args(event, &args);
+	if (args.nr == 0) {
+		fprintf(out, "\tSTAP_PROBE(%s, %s);\n", fac->name, event->name);
+		ret = 0;
+	} else {
+		column = printed(fprintf(out, "\tSTAP_PROBE%zu(%s, %s, ", args.nr,
+					 fac->name, event->name), 7);
+		ret = tp_emit_list(out, &args, ", ", column, column);
+		fputs(");\n", out);
+	}
+	fputs("#endif\n", out);
+	tp_strlist_clear(&args);
+	return ret;
+}
+
 static int emit_event(FILE *out, struct decl_state *st,
-		      const struct tp_event *event)
+		      const struct tp_event *event,
+		      const struct tp_emit_options *opts)
 {
 	struct tp_strlist params = { 0 }, args = { 0 };
 	const struct tp_facility *fac = st->fac;
@@ -254,8 +425,10 @@ static int emit_event(FILE *out, struct decl_state *st,
 	column = printed(fprintf(out, "static inline void trace_%s_%s(", f, e), 0);
 	if (tp_emit_list(out, &params, ", ", column, column))
 		goto out;
-	fprintf(out, ")\n{\n\tif (UST_EVENT_ENABLED(&__ust_event_%s_%s))\n\t\t",
-		f, e);
+	fputs(")\n{\n", out);
+	if (opts->sdt && emit_sdt_probe(out, fac, event))
+		goto out;
+	fprintf(out, "\tif (UST_EVENT_ENABLED(&__ust_event_%s_%s))\n\t\t", f, e);
 	column = printed(fprintf(out, "__ust_probe_%s_%s(", f, e), 16);
 	if (tp_emit_list(out, &args, ", ", column, column))
 		goto out;
@@ -268,7 +441,7 @@ out:
 }
 
 int tp_emit_header(FILE *out, const struct tp_facility *fac,
-		   const char *input_name)
+		   const char *input_name, const struct tp_emit_options *opts)
 {
 	struct decl_state st = { .fac = fac };
 	struct tp_features feat;
@@ -279,11 +452,11 @@ int tp_emit_header(FILE *out, const struct tp_facility *fac,
 	st.typedef_done = calloc(fac->nr_typedefs + 1, sizeof(bool));
 	if (!st.typedef_done || emit_banner(out, fac, input_name))
 		goto out;
-	emit_prologue(out, fac, &feat);
+	emit_prologue(out, fac, &feat, opts);
 	if (emit_types(out, &st))
 		goto out;
 	for (i = 0; i < fac->nr_events; i++)
-		if (emit_event(out, &st, &fac->events[i]))
+		if (emit_event(out, &st, &fac->events[i], opts))
 			goto out;
 	emit_epilogue(out, fac);
 	ret = 0;

@@ -38,6 +38,7 @@
 struct gen {
 	FILE *out;
 	bool pack;		/* the pack pass, else the measure pass */
+	const size_t *tags;	/* tp_field_tags() of the event's fields */
 	bool oom;
 };
 
@@ -175,15 +176,11 @@ static void gen_variant(struct gen *g, const struct tp_type *type,
 	line(g, depth, "}");
 }
 
-/* The enum of the tag of `variant`, a field of `fields`. */
+/* The enum of the tag of field `index` of `fields`, a variant. */
 static const struct tp_enum *tag_enum(const struct tp_field_list *fields,
-				      const struct tp_type *variant)
+				      const size_t *tags, size_t index)
 {
-	size_t i;
-
-	for (i = 0; strcmp(fields->v[i].name, variant->u.variant.tag); i++)
-		;
-	return tp_type_resolve(fields->v[i].type)->u.enumeration.def;
+	return tp_type_resolve(fields->v[tags[index]].type)->u.enumeration.def;
 }
 
 static void gen_value(struct gen *g, const struct tp_type *type,
@@ -225,10 +222,12 @@ static void gen_value(struct gen *g, const struct tp_type *type,
 static void gen_fields(struct gen *g, const struct tp_field_list *fields,
 		       const char *prefix, unsigned int depth)
 {
+	size_t *tags = tp_field_tags(fields);
 	const struct tp_type *type;
 	char *a, *b;
 	size_t i;
 
+	g->oom = g->oom || !tags;
 	for (i = 0; i < fields->nr && !g->oom; i++) {
 		type = tp_type_resolve(fields->v[i].type);
 		a = tp_fmt(&g->oom, "%s%s", prefix, fields->v[i].name);
@@ -239,12 +238,13 @@ static void gen_fields(struct gen *g, const struct tp_field_list *fields,
 		if (a && type->kind == TP_TYPE_SEQUENCE && b)
 			gen_sequence(g, type, a, b, depth);
 		else if (a && type->kind == TP_TYPE_VARIANT && b)
-			gen_variant(g, type, tag_enum(fields, type), b, a, depth);
+			gen_variant(g, type, tag_enum(fields, tags, i), b, a, depth);
 		else if (a && !b)
 			gen_value(g, type, a, depth);
 		free(a);
 		free(b);
 	}
+	free(tags);
 }
 
 /*
@@ -268,7 +268,7 @@ static void gen_event_field(struct gen *g, const struct tp_event *event,
 	case TP_TYPE_VARIANT:
 		src = tp_fmt(&g->oom, "(*__ust_s_%s)", field->name);
 		if (src)
-			gen_variant(g, type, tag_enum(&event->fields, type),
+			gen_variant(g, type, tag_enum(&event->fields, g->tags, index),
 				    type->u.variant.tag, src, 1);
 		free(src);
 		break;
@@ -340,13 +340,16 @@ static void gen_pass(struct gen *g, const struct tp_event *event,
 int tp_emit_packed(FILE *out, const struct tp_event *event,
 		   const struct tp_plan *plan, const char *drop)
 {
-	struct gen g = { .out = out };
+	size_t *tags = tp_field_tags(&event->fields);
+	struct gen g = { .out = out, .tags = tags };
 	size_t i;
 
 	for (i = 0; i < plan->nr_parts; i++)
-		if (plan->parts[i].kind == TP_PART_PACKED &&
-		    emit_zero_object(out, &event->fields.v[plan->parts[i].first]))
+		if (!tags || (plan->parts[i].kind == TP_PART_PACKED &&
+			      emit_zero_object(out, &event->fields.v[plan->parts[i].first]))) {
+			free(tags);
 			return -1;
+		}
 	fputs("\tsize_t __ust_room = 0;\n", out);
 	gen_pass(&g, event, plan, drop);
 	fprintf(out, "\tif (__ust_room > %uu) {\n\t\t%s\n\t\treturn;\n\t}\n",
@@ -357,6 +360,7 @@ int tp_emit_packed(FILE *out, const struct tp_event *event,
 	      "\tunsigned char *__ust_p = __ust_buf;\n", out);
 	g.pack = true;
 	gen_pass(&g, event, plan, drop);
+	free(tags);
 	return g.oom ? -1 : 0;
 }
 

@@ -26,6 +26,7 @@
  * Locals are named __ust_*, which validate.c forbids as field names.
  */
 #include <stdlib.h>
+#include <ust/loglevel.h>
 
 #include "emit.h"
 #include "payload.h"
@@ -50,16 +51,19 @@ static int emit_banner(FILE *out, const struct tp_facility *fac,
 	return ret;
 }
 
-/* One string literal per field, so that the TSDL reads one per line. */
-static int emit_tsdl_fields(FILE *out, const struct tp_event *event)
+/*
+ * The TSDL of the event's fields: one string literal per field, so that
+ * it reads one per line; the last one followed by `end`.
+ */
+static int emit_tsdl_literals(FILE *out, const struct tp_event *event,
+			      const char *end)
 {
 	char *decl = NULL;
 	size_t len, i;
 	FILE *mem;
 
-	fputs("\t/* .tsdl_fields */\n", out);
 	if (event->fields.nr == 0)
-		fputs("\t\"\",\n", out);
+		fprintf(out, "\t\"\"%s", end);
 	for (i = 0; i < event->fields.nr; i++) {
 		mem = open_memstream(&decl, &len);
 		if (!mem)
@@ -73,11 +77,17 @@ static int emit_tsdl_fields(FILE *out, const struct tp_event *event)
 		}
 		fputc('\t', out);
 		tp_emit_c_string(out, decl);
-		fputs(i + 1 < event->fields.nr ? "\n" : ",\n", out);
+		fputs(i + 1 < event->fields.nr ? "\n" : end, out);
 		free(decl);
 		decl = NULL;
 	}
 	return 0;
+}
+
+static int emit_tsdl_fields(FILE *out, const struct tp_event *event)
+{
+	fputs("\t/* .tsdl_fields */\n", out);
+	return emit_tsdl_literals(out, event, ",\n");
 }
 
 static int emit_descriptor(FILE *out, const struct tp_facility *fac,
@@ -93,7 +103,10 @@ static int emit_descriptor(FILE *out, const struct tp_facility *fac,
 	fputs("\t/* .struct_size */ sizeof(struct ust_event_desc),\n"
 	      "\t/* .enabled */ 0,\n", out);
 	fprintf(out, "\t/* .name */ \"%s\",\n", event->name);
-	fprintf(out, "\t/* .loglevel */ %d,\n", event->loglevel);
+	fprintf(out, "\t/* .loglevel */ %d", event->loglevel);
+	if (event->loglevel >= 0)
+		fprintf(out, " /* %s */", ust_loglevel_name(event->loglevel));
+	fputs(",\n", out);
 	if (emit_tsdl_fields(out, event)) {
 		free(layout);
 		return -1;
@@ -669,18 +682,55 @@ static int emit_event_list(FILE *out, const struct tp_facility *fac)
 	return 0;
 }
 
+/*
+ * Each event with its fields, in the section "ust_fields", for the `ust`
+ * command to compile filters (filter/) without running the program: one
+ * array per event (a C99 compiler need not take longer strings), four
+ * NUL-terminated strings: "@1" (the format), "facility:event", its layout
+ * and its TSDL fields, exactly as in its descriptor.  Like "ust_events":
+ * no pointer, no padding between the arrays.
+ */
+static int emit_field_list(FILE *out, const struct tp_facility *fac)
+{
+	size_t i;
+
+	if (fac->nr_events)
+		fputs("\n/* The events' fields, for `ust record --filter`. */\n", out);
+	for (i = 0; i < fac->nr_events; i++) {
+		const struct tp_event *event = &fac->events[i];
+		char *layout = tp_event_layout(event);
+
+		if (!layout)
+			return -1;
+		fprintf(out, "static const char __ust_fields_%s_%s[]\n"
+			"\t__attribute__((used, section(\"ust_fields\"), aligned(1))) =\n"
+			"\t\"@1\" \"\\0\" \"%s:%s\" \"\\0\" ", fac->name,
+			event->name, fac->name, event->name);
+		tp_emit_c_string(out, layout);
+		fputs(" \"\\0\"\n", out);
+		free(layout);
+		if (emit_tsdl_literals(out, event, ";\n"))
+			return -1;
+	}
+	return 0;
+}
+
 int tp_emit_source(FILE *out, const struct tp_facility *fac,
-		   const char *input_name)
+		   const char *input_name, const struct tp_emit_options *opts)
 {
 	size_t i;
 
 	if (emit_banner(out, fac, input_name))
 		return -1;
+	if (opts->sdt)
+		tp_emit_semaphore_definitions(out, fac);
 	for (i = 0; i < fac->nr_events; i++) {
 		if (emit_descriptor(out, fac, &fac->events[i]) ||
 		    emit_probe(out, fac, &fac->events[i]))
 			return -1;
 	}
 	emit_provider(out, fac);
-	return emit_event_list(out, fac);
+	if (emit_event_list(out, fac))
+		return -1;
+	return emit_field_list(out, fac);
 }

@@ -153,7 +153,7 @@ char *tp_fmt(bool *oom, const char *format, ...)
 
 void tp_strlist_addf(struct tp_strlist *list, const char *fmt, ...)
 {
-	char **v, *item;
+	char **slot, *item;
 	va_list ap;
 	int ret;
 
@@ -164,14 +164,13 @@ void tp_strlist_addf(struct tp_strlist *list, const char *fmt, ...)
 		list->oom = true;
 		return;
 	}
-	v = realloc(list->v, (list->nr + 1) * sizeof(*v));
-	if (!v) {
+	slot = TP_ARRAY_ADD(list->v, list->nr);
+	if (!slot) {
 		free(item);
 		list->oom = true;
 		return;
 	}
-	v[list->nr++] = item;
-	list->v = v;
+	*slot = item;
 }
 
 void tp_strlist_clear(struct tp_strlist *list)

@@ -17,15 +17,26 @@
 
 #include "model.h"
 
+/* What the command line chooses about the generated code. */
+struct tp_emit_options {
+	bool sdt;	/* each trace_*() is also a <sys/sdt.h> probe */
+};
+
 /*
  * Write <fac>_tp.h / <fac>_tp.c.  `input_name` is the base name of the
  * XML file, quoted in the banner.  Return 0, or -1 when memory ran out;
  * write errors are left in the stream's error flag.
  */
 int tp_emit_header(FILE *out, const struct tp_facility *fac,
-		   const char *input_name);
+		   const char *input_name, const struct tp_emit_options *opts);
 int tp_emit_source(FILE *out, const struct tp_facility *fac,
-		   const char *input_name);
+		   const char *input_name, const struct tp_emit_options *opts);
+
+/* sdt.h's limit on the arguments of a probe (STAP_PROBE12). */
+#define TP_SDT_MAX_ARGS 12
+
+/* The sdt probes' semaphores, for <facility>_tp.c (emit-header.c). */
+void tp_emit_semaphore_definitions(FILE *out, const struct tp_facility *fac);
 
 /* Helpers shared by both emitters (emit-util.c). */
 

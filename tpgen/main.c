@@ -3,7 +3,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-only
  *
- *	tpgen [-o OUTDIR] app.xml
+ *	tpgen [-o OUTDIR] [--no-sdt] app.xml
  *
  * reads the facility description app.xml and writes OUTDIR/<facility>_tp.h
  * and OUTDIR/<facility>_tp.c (see doc/tpgen.md).  The stages run in turn
@@ -32,6 +32,7 @@
 
 #include "validate.h"
 #include "diag.h"
+#include "emit.h"
 #include "output.h"
 #include "parse.h"
 
@@ -39,6 +40,7 @@
 
 struct options {
 	char *outdir;		/* from popt; NULL: the current directory */
+	int no_sdt;		/* no <sys/sdt.h> probes */
 	int version;
 	char *input;		/* copied: popt owns what it returns */
 };
@@ -52,7 +54,8 @@ static const char *base_name(const char *path)
 }
 
 /* Run every stage on one input.  Returns the exit status. */
-static int run(const char *input, const char *outdir)
+static int run(const char *input, const char *outdir,
+	       const struct tp_emit_options *emit)
 {
 	struct tp_facility *fac = NULL;
 	struct tp_diag diag;
@@ -67,7 +70,7 @@ static int run(const char *input, const char *outdir)
 	if (!fac || tp_validate(fac, &diag) || tp_schema_validate(doc, &diag) ||
 	    tp_prepare(fac, &diag))
 		goto out;
-	if (tp_output_write(fac, outdir, base_name(input), &diag))
+	if (tp_output_write(fac, outdir, base_name(input), emit, &diag))
 		goto out;
 	status = EXIT_SUCCESS;
 out:
@@ -91,6 +94,9 @@ static int parse_options(int argc, const char **argv, struct options *opts)
 		{ "output", 'o', POPT_ARG_STRING, &opts->outdir, 0,
 		  "write the generated files into DIR (default: the current directory)",
 		  "DIR" },
+		{ "no-sdt", 0, POPT_ARG_NONE, &opts->no_sdt, 0,
+		  "make no USDT probes (<sys/sdt.h>) in the trace_*() functions",
+		  NULL },
 		{ "version", 'V', POPT_ARG_NONE, &opts->version, 0,
 		  "print the version and exit", NULL },
 		POPT_AUTOHELP
@@ -131,11 +137,13 @@ static int parse_options(int argc, const char **argv, struct options *opts)
 int main(int argc, const char **argv)
 {
 	struct options opts = { 0 };
+	struct tp_emit_options emit;
 	int status;
 
 	status = parse_options(argc, argv, &opts);
+	emit.sdt = !opts.no_sdt;
 	if (status < 0)
-		status = run(opts.input, opts.outdir ? opts.outdir : ".");
+		status = run(opts.input, opts.outdir ? opts.outdir : ".", &emit);
 	free(opts.input);
 	free(opts.outdir);
 	xmlCleanupParser();

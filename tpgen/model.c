@@ -62,30 +62,24 @@ void tp_type_free(struct tp_type *type)
 	free(type);
 }
 
-/*
- * Grow an array of `size`-byte elements holding `*nr` of them by one
- * zeroed element, and return the new element (NULL when out of memory,
- * the array unchanged).  Facilities have tens of events and fields, so
- * reallocating every time costs nothing worth a capacity field.
- */
-static void *array_add(void **array, size_t *nr, size_t size)
+void *tp_array_add(void **array, size_t *nr, size_t size)
 {
-	char *v = realloc(*array, (*nr + 1) * size);
+	char *v = *array;
 
-	if (!v)
-		return NULL;
-	*array = v;
+	if ((*nr & (*nr - 1)) == 0) {
+		v = realloc(*array, (*nr ? 2 * *nr : 1) * size);
+		if (!v)
+			return NULL;
+		*array = v;
+	}
 	v += (*nr)++ * size;
 	memset(v, 0, size);
 	return v;
 }
 
-#define ARRAY_ADD(array, nr) \
-	((__typeof__(array))array_add((void **)&(array), &(nr), sizeof(*(array))))
-
 struct tp_field *tp_field_list_add(struct tp_field_list *list)
 {
-	return ARRAY_ADD(list->v, list->nr);
+	return TP_ARRAY_ADD(list->v, list->nr);
 }
 
 void tp_field_list_clear(struct tp_field_list *list)
@@ -103,7 +97,7 @@ void tp_field_list_clear(struct tp_field_list *list)
 
 struct tp_event *tp_facility_add_event(struct tp_facility *fac)
 {
-	struct tp_event *event = ARRAY_ADD(fac->events, fac->nr_events);
+	struct tp_event *event = TP_ARRAY_ADD(fac->events, fac->nr_events);
 
 	if (event)
 		event->loglevel = -1;
@@ -112,22 +106,22 @@ struct tp_event *tp_facility_add_event(struct tp_facility *fac)
 
 struct tp_enum *tp_facility_add_enum(struct tp_facility *fac)
 {
-	return ARRAY_ADD(fac->enums, fac->nr_enums);
+	return TP_ARRAY_ADD(fac->enums, fac->nr_enums);
 }
 
 struct tp_label *tp_enum_add_label(struct tp_enum *en)
 {
-	return ARRAY_ADD(en->labels, en->nr_labels);
+	return TP_ARRAY_ADD(en->labels, en->nr_labels);
 }
 
 struct tp_typedef *tp_facility_add_typedef(struct tp_facility *fac)
 {
-	return ARRAY_ADD(fac->typedefs, fac->nr_typedefs);
+	return TP_ARRAY_ADD(fac->typedefs, fac->nr_typedefs);
 }
 
 struct tp_option *tp_variant_add_option(struct tp_type *variant)
 {
-	return ARRAY_ADD(variant->u.variant.options, variant->u.variant.nr_options);
+	return TP_ARRAY_ADD(variant->u.variant.options, variant->u.variant.nr_options);
 }
 
 struct tp_facility *tp_facility_new(void)

@@ -161,6 +161,19 @@ struct tp_facility {
 	size_t nr_typedefs;
 };
 
+/*
+ * Append a zeroed element to an array of `size`-byte elements holding
+ * `*nr` of them, and return it (NULL when out of memory, the array
+ * unchanged).  The array has room for the smallest power of two >= *nr
+ * elements and doubles when *nr is one (or 0): appending n elements
+ * costs O(n) copies in all, without a capacity field.  Every array
+ * grown by it must be grown only by it.
+ */
+void *tp_array_add(void **array, size_t *nr, size_t size);
+
+#define TP_ARRAY_ADD(array, nr) \
+	((__typeof__(array))tp_array_add((void **)&(array), &(nr), sizeof(*(array))))
+
 struct tp_type *tp_type_new(enum tp_type_kind kind, int line);
 void tp_type_free(struct tp_type *type);
 

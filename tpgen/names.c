@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nameset.h"
 #include "validate.h"
 
 /* One C name given out, and the line of what it names. */
@@ -28,38 +29,33 @@ struct given {
 
 struct naming {
 	struct tp_diag *diag;
-	struct given *v;
+	struct given *v;	/* grown by TP_ARRAY_ADD() */
 	size_t nr;
+	struct tp_nameset names;	/* v[i].name under i */
 	bool oom;
 };
 
 /* Record `name` (taken over), reporting it when already given. */
 static void give(struct naming *n, char *name, int line, const char *what)
 {
-	struct given *v;
-	size_t i;
+	struct given *slot;
+	size_t first;
 
-	if (!name) {
-		n->oom = true;
+	if (name && tp_nameset_find(&n->names, name, &first)) {
+		tp_error(n->diag, line, "C %s name '%s' is already used on line %d",
+			 what, name, n->v[first].line);
+		free(name);
 		return;
 	}
-	for (i = 0; i < n->nr; i++) {
-		if (strcmp(n->v[i].name, name) == 0) {
-			tp_error(n->diag, line,
-				 "C %s name '%s' is already used on line %d",
-				 what, name, n->v[i].line);
-			free(name);
-			return;
-		}
-	}
-	v = realloc(n->v, (n->nr + 1) * sizeof(*v));
-	if (!v) {
+	slot = name ? TP_ARRAY_ADD(n->v, n->nr) : NULL;
+	if (!slot || tp_nameset_add(&n->names, name, n->nr - 1, &first) < 0) {
+		if (slot)
+			n->nr--;
 		free(name);
 		n->oom = true;
 		return;
 	}
-	n->v = v;
-	v[n->nr++] = (struct given){ name, line };
+	*slot = (struct given){ name, line };
 }
 
 static char *join(const char *a, const char *b)
@@ -174,6 +170,7 @@ int tp_name_types(struct tp_facility *fac, struct tp_diag *diag)
 		n.oom = n.oom || !base;
 		free(base);
 	}
+	tp_nameset_clear(&n.names);
 	for (i = 0; i < n.nr; i++)
 		free(n.v[i].name);
 	free(n.v);

@@ -158,10 +158,10 @@ static int out_file_commit(struct out_file *f, struct tp_diag *diag)
 
 static int emit_both(struct out_file *h, struct out_file *c,
 		     const struct tp_facility *fac, const char *input_name,
-		     struct tp_diag *diag)
+		     const struct tp_emit_options *opts, struct tp_diag *diag)
 {
-	if (tp_emit_header(h->fp, fac, input_name) ||
-	    tp_emit_source(c->fp, fac, input_name)) {
+	if (tp_emit_header(h->fp, fac, input_name, opts) ||
+	    tp_emit_source(c->fp, fac, input_name, opts)) {
 		tp_fatal(diag, "out of memory");
 		return -1;
 	}
@@ -171,7 +171,8 @@ static int emit_both(struct out_file *h, struct out_file *c,
 }
 
 int tp_output_write(const struct tp_facility *fac, const char *outdir,
-		    const char *input_name, struct tp_diag *diag)
+		    const char *input_name, const struct tp_emit_options *opts,
+		    struct tp_diag *diag)
 {
 	struct out_file h = { 0 }, c = { 0 };
 	char *h_name = NULL, *c_name = NULL;
@@ -189,7 +190,7 @@ int tp_output_write(const struct tp_facility *fac, const char *outdir,
 	}
 	if (out_file_open(&h, 0, outdir, h_name, diag) ||
 	    out_file_open(&c, 1, outdir, c_name, diag) ||
-	    emit_both(&h, &c, fac, input_name, diag))
+	    emit_both(&h, &c, fac, input_name, opts, diag))
 		goto out;
 	if (out_file_commit(&h, diag))
 		goto out;

@@ -7,6 +7,7 @@
 #define TPGEN_OUTPUT_H
 
 #include "diag.h"
+#include "emit.h"
 #include "model.h"
 
 /*
@@ -17,6 +18,7 @@
  * Returns 0, or -1 after reporting the failure.
  */
 int tp_output_write(const struct tp_facility *fac, const char *outdir,
-		    const char *input_name, struct tp_diag *diag);
+		    const char *input_name, const struct tp_emit_options *opts,
+		    struct tp_diag *diag);
 
 #endif /* TPGEN_OUTPUT_H */

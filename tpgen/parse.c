@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <libxml/tree.h>
+#include <ust/loglevel.h>
 
 #include "parse.h"
 
@@ -618,21 +619,45 @@ static void parse_typedef(struct walk *w, xmlNodePtr node,
 			 &td->type);
 }
 
+/* "TRACE_EMERG, TRACE_ALERT, ..., TRACE_DEBUG", malloc'ed, or NULL. */
+static char *loglevel_names(void)
+{
+	size_t len = 0;
+	char *list;
+	int level;
+
+	for (level = 0; level <= UST_LOGLEVEL_MAX; level++)
+		len += strlen(ust_loglevel_name(level)) + 2;
+	list = malloc(len);
+	if (!list)
+		return NULL;
+	list[0] = '\0';
+	for (level = 0; level <= UST_LOGLEVEL_MAX; level++) {
+		if (level)
+			strcat(list, ", ");
+		strcat(list, ust_loglevel_name(level));
+	}
+	return list;
+}
+
+/* loglevel="6" or loglevel="TRACE_INFO" (include/ust/loglevel.h). */
 static void parse_loglevel(struct walk *w, xmlNodePtr node,
 			   struct tp_event *event)
 {
-	char *text = get_attr(w, node, "loglevel");
-	long value;
+	char *text = get_attr(w, node, "loglevel"), *names;
 
 	if (!text)
 		return;
-	value = parse_small_uint(text, 14);
-	if (value < 0)
-		tp_error(w->diag, node_line(node),
-			 "invalid loglevel '%s': expected an integer from 0 to 14",
-			 text);
-	else
-		event->loglevel = (int)value;
+	event->loglevel = ust_loglevel_parse(text);
+	if (event->loglevel < 0) {
+		names = loglevel_names();
+		if (names)
+			tp_error(w->diag, node_line(node),
+				 "invalid loglevel '%s': expected an integer from 0 to %d or one of %s",
+				 text, UST_LOGLEVEL_MAX, names);
+		w->oom = w->oom || !names;
+		free(names);
+	}
 	free(text);
 }
 
@@ -688,6 +713,38 @@ static void parse_facility(struct walk *w, xmlNodePtr root,
 	}
 }
 
+#define NO_ENTITIES \
+	"tpgen expands no entities (only &lt; &gt; &amp; &apos; &quot; and character references)"
+
+/*
+ * References to entities that the document's DTD declares are refused
+ * wherever they are, in text or in attribute values: tpgen substitutes
+ * none (so neither entity bombs nor external entities reach it), and
+ * libxml2's schema validation would report them without a line.  The
+ * entities' own content, below each reference, is not walked.
+ */
+static void report_entities(struct walk *w, xmlNodePtr node)
+{
+	xmlNodePtr child;
+	xmlAttrPtr attr;
+
+	for (attr = node->properties; attr; attr = attr->next)
+		for (child = attr->children; child; child = child->next)
+			if (child->type == XML_ENTITY_REF_NODE)
+				tp_error(w->diag, node_line(node),
+					 "entity reference '&%s;' in attribute %s of <%s>: " NO_ENTITIES,
+					 node_name(child), (const char *)attr->name,
+					 node_name(node));
+	for (child = node->children; child; child = child->next) {
+		if (child->type == XML_ENTITY_REF_NODE)
+			tp_error(w->diag, node_line(child),
+				 "entity reference '&%s;' in <%s>: " NO_ENTITIES,
+				 node_name(child), node_name(node));
+		else if (child->type == XML_ELEMENT_NODE)
+			report_entities(w, child);
+	}
+}
+
 struct tp_facility *tp_parse_doc(xmlDocPtr doc, struct tp_diag *diag)
 {
 	xmlNodePtr root = xmlDocGetRootElement(doc);
@@ -715,7 +772,10 @@ struct tp_facility *tp_parse_doc(xmlDocPtr doc, struct tp_diag *diag)
 		tp_fatal(diag, "out of memory");
 		return NULL;
 	}
-	parse_facility(&w, root, fac);
+	/* Attribute values are read with their entities expanded: not those. */
+	report_entities(&w, root);
+	if (diag->nr_errors == errors)
+		parse_facility(&w, root, fac);
 	if (w.oom)
 		tp_fatal(diag, "out of memory");
 	if (diag->nr_errors != errors) {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nameset.h"
 #include "payload.h"
 
 bool tp_type_is_flat(const struct tp_type *type)
@@ -21,18 +22,28 @@ bool tp_type_is_flat(const struct tp_type *type)
 		 type->u.integer.byte_order == TP_ORDER_HOST));
 }
 
-bool tp_field_is_tag(const struct tp_field_list *fields, size_t index)
+size_t *tp_field_tags(const struct tp_field_list *fields)
 {
+	size_t *tags = malloc((fields->nr ? fields->nr : 1) * sizeof(*tags));
 	const struct tp_type *type;
-	size_t i;
+	struct tp_nameset names;
+	size_t i, first;
+	bool failed = !tags;
 
-	for (i = index + 1; i < fields->nr; i++) {
+	tp_nameset_init(&names, false);
+	for (i = 0; i < fields->nr && !failed; i++) {
+		tags[i] = TP_NO_TAG;
 		type = tp_type_resolve(fields->v[i].type);
-		if (type->kind == TP_TYPE_VARIANT &&
-		    strcmp(type->u.variant.tag, fields->v[index].name) == 0)
-			return true;
+		if (type->kind == TP_TYPE_VARIANT)
+			tags[i] = tp_nameset_find(&names, type->u.variant.tag,
+						  &first) ? first : TP_NO_TAG;
+		failed = tp_nameset_add(&names, fields->v[i].name, i, &first) < 0;
 	}
-	return false;
+	tp_nameset_clear(&names);
+	if (!failed)
+		return tags;
+	free(tags);
+	return NULL;
 }
 
 static enum tp_part_kind part_kind(const struct tp_type *type)
@@ -55,18 +66,17 @@ static int plan_add_field(struct tp_plan *plan, size_t index,
 	struct tp_part *last = plan->nr_parts ?
 			       &plan->parts[plan->nr_parts - 1] : NULL;
 	enum tp_part_kind kind = part_kind(field->type);
-	struct tp_part *parts;
+	struct tp_part *part;
 
 	if (kind == TP_PART_FIXED && last && last->kind == TP_PART_FIXED) {
 		last->nr_fields++;
 		last->size += tp_type_fixed_size(field->type);
 		return 0;
 	}
-	parts = realloc(plan->parts, (plan->nr_parts + 1) * sizeof(*parts));
-	if (!parts)
+	part = TP_ARRAY_ADD(plan->parts, plan->nr_parts);
+	if (!part)
 		return -1;
-	plan->parts = parts;
-	parts[plan->nr_parts++] = (struct tp_part){
+	*part = (struct tp_part){
 		.kind = kind,
 		.first = index,
 		.nr_fields = 1,
@@ -206,15 +216,18 @@ static void lay_variant(struct lay *l, const struct tp_type *variant,
 	uint64_t mask = en->size == 8 ? UINT64_MAX :
 			(UINT64_C(1) << (8 * en->size)) - 1;
 	const struct tp_option *opt;
+	struct tp_nameset labels;
 	size_t i, j;
 
+	tp_nameset_init(&labels, false);
+	for (i = 0; i < en->nr_labels && !l->oom; i++)
+		l->oom = tp_nameset_add(&labels, en->labels[i].name, i, &j) < 0;
 	lay_begin(l);
 	fprintf(l->out, "V%u[", slot);
-	for (i = 0; i < variant->u.variant.nr_options; i++) {
+	for (i = 0; i < variant->u.variant.nr_options && !l->oom; i++) {
 		opt = &variant->u.variant.options[i];
-		for (j = 0; j < en->nr_labels; j++)
-			if (strcmp(en->labels[j].name, opt->label) == 0)
-				break;
+		/* validate.c made sure that every option is a label. */
+		tp_nameset_find(&labels, opt->label, &j);
 		if (i)
 			lay_close(l, '|');
 		fprintf(l->out, "%" PRIu64 ":", (uint64_t)en->labels[j].value & mask);
@@ -222,35 +235,43 @@ static void lay_variant(struct lay *l, const struct tp_type *variant,
 		lay_type(l, opt->type);
 	}
 	lay_close(l, ']');
+	tp_nameset_clear(&labels);
 }
 
 /* A field list; a tag field is a "T<k>" token, its slot kept for later. */
 static void lay_fields(struct lay *l, const struct tp_field_list *fields)
 {
 	unsigned int *slots = calloc(fields->nr ? fields->nr : 1, sizeof(*slots));
+	bool *is_tag = calloc(fields->nr ? fields->nr : 1, sizeof(*is_tag));
+	size_t *tags = tp_field_tags(fields);
 	const struct tp_type *type, *tag_type;
 	size_t i, j;
 
-	if (!slots) {
+	if (!slots || !is_tag || !tags) {
 		l->oom = true;
-		return;
+		goto out;
 	}
+	for (i = 0; i < fields->nr; i++)
+		if (tags[i] != TP_NO_TAG)
+			is_tag[tags[i]] = true;
 	for (i = 0; i < fields->nr; i++) {
 		type = tp_type_resolve(fields->v[i].type);
-		if (tp_field_is_tag(fields, i)) {
+		j = tags[i];
+		if (is_tag[i]) {
 			lay_begin(l);
 			fprintf(l->out, "T%u", type->u.enumeration.def->size);
 			slots[i] = l->nr_tags++;
-		} else if (type->kind == TP_TYPE_VARIANT) {
-			for (j = 0; strcmp(fields->v[j].name, type->u.variant.tag); j++)
-				;
+		} else if (j != TP_NO_TAG) {
 			tag_type = tp_type_resolve(fields->v[j].type);
 			lay_variant(l, type, tag_type->u.enumeration.def, slots[j]);
 		} else {
 			lay_type(l, type);
 		}
 	}
+out:
 	free(slots);
+	free(is_tag);
+	free(tags);
 }
 
 char *tp_event_layout(const struct tp_event *event)

@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "model.h"
@@ -52,11 +53,16 @@ struct tp_plan {
  */
 bool tp_type_is_flat(const struct tp_type *type);
 
+/* tp_field_tags(): the field is no variant. */
+#define TP_NO_TAG SIZE_MAX
+
 /*
- * True when field `index` of `fields` is the tag of a later variant of
- * the same list.
+ * For each field of a list, malloc'ed: the index of its tag field when
+ * it is a variant, TP_NO_TAG otherwise.  A field is a tag when its index
+ * is in the array.  NULL when out of memory.  For a list that
+ * validate.c accepted: every tag is an earlier field.
  */
-bool tp_field_is_tag(const struct tp_field_list *fields, size_t index);
+size_t *tp_field_tags(const struct tp_field_list *fields);
 
 /* Build the plan of an event.  Returns 0, or -1 when out of memory. */
 int tp_plan_build(const struct tp_event *event, struct tp_plan *plan);

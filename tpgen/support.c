@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "nameset.h"
 #include "payload.h"
 #include "validate.h"
 
@@ -74,52 +75,63 @@ static void check_type(struct tp_diag *diag, const struct tp_type *type,
 	}
 }
 
-static void check_length_names(struct tp_diag *diag,
-			       const struct tp_field_list *fields);
+static int check_length_names(struct tp_diag *diag,
+			      const struct tp_field_list *fields);
 
 /* The field lists inside `type`, for check_length_names(). */
-static void check_nested_lists(struct tp_diag *diag, const struct tp_type *type)
+static int check_nested_lists(struct tp_diag *diag, const struct tp_type *type)
 {
 	size_t i;
+	int ret = 0;
 
 	switch (type->kind) {
 	case TP_TYPE_STRUCT:
-		check_length_names(diag, &type->u.structure.fields);
-		break;
+		return check_length_names(diag, &type->u.structure.fields);
 	case TP_TYPE_ARRAY:
-		check_nested_lists(diag, type->u.array.elem);
-		break;
+		return check_nested_lists(diag, type->u.array.elem);
 	case TP_TYPE_SEQUENCE:
-		check_nested_lists(diag, type->u.sequence.elem);
-		break;
+		return check_nested_lists(diag, type->u.sequence.elem);
 	case TP_TYPE_VARIANT:
-		for (i = 0; i < type->u.variant.nr_options; i++)
-			check_nested_lists(diag, type->u.variant.options[i].type);
-		break;
+		for (i = 0; i < type->u.variant.nr_options && !ret; i++)
+			ret = check_nested_lists(diag, type->u.variant.options[i].type);
+		return ret;
 	default:
-		break;
+		return 0;
 	}
 }
 
-/* No field of a list is named like the length of a sequence of it. */
-static void check_length_names(struct tp_diag *diag,
-			       const struct tp_field_list *fields)
+/*
+ * No field of a list is named like the length of a sequence of it.
+ * Returns -1 when memory ran out, else 0.
+ */
+static int check_length_names(struct tp_diag *diag,
+			      const struct tp_field_list *fields)
 {
-	size_t len, i, j;
+	const struct tp_field *f = fields->v;
+	struct tp_nameset names;
+	char *length = NULL;
+	size_t i, j;
+	int ret = 0;
 
-	for (i = 0; i < fields->nr; i++) {
-		check_nested_lists(diag, fields->v[i].type);
-		if (tp_type_resolve(fields->v[i].type)->kind != TP_TYPE_SEQUENCE)
+	tp_nameset_init(&names, false);
+	for (i = 0; i < fields->nr && !ret; i++)
+		ret = tp_nameset_add(&names, f[i].name, i, &j) < 0 ? -1 : 0;
+	for (i = 0; i < fields->nr && !ret; i++) {
+		ret = check_nested_lists(diag, f[i].type);
+		if (ret || tp_type_resolve(f[i].type)->kind != TP_TYPE_SEQUENCE)
 			continue;
-		len = strlen(fields->v[i].name);
-		for (j = 0; j < fields->nr; j++)
-			if (strncmp(fields->v[j].name, fields->v[i].name, len) == 0 &&
-			    strcmp(fields->v[j].name + len, "_len") == 0)
-				tp_error(diag, fields->v[j].line,
-					 "field name '%s' is the length parameter of sequence '%s' (line %d)",
-					 fields->v[j].name, fields->v[i].name,
-					 fields->v[i].line);
+		if (asprintf(&length, "%s_len", f[i].name) < 0) {
+			ret = -1;
+			break;
+		}
+		if (tp_nameset_find(&names, length, &j))
+			tp_error(diag, f[j].line,
+				 "field name '%s' is the length parameter of sequence '%s' (line %d)",
+				 f[j].name, f[i].name, f[i].line);
+		free(length);
 	}
+	tp_nameset_clear(&names);
+	return ret;
 }
 
 static size_t fixed_payload(const struct tp_event *event)
@@ -170,13 +182,15 @@ int tp_check_support(const struct tp_facility *fac, struct tp_diag *diag)
 
 	for (i = 0; i < fac->nr_typedefs; i++) {
 		check_type(diag, fac->typedefs[i].type, NULL);
-		check_nested_lists(diag, fac->typedefs[i].type);
+		if (check_nested_lists(diag, fac->typedefs[i].type))
+			goto oom;
 	}
 	for (i = 0; i < fac->nr_events; i++) {
 		event = &fac->events[i];
 		for (j = 0; j < event->fields.nr; j++)
 			check_type(diag, event->fields.v[j].type, NULL);
-		check_length_names(diag, &event->fields);
+		if (check_length_names(diag, &event->fields))
+			goto oom;
 	}
 	if (diag->nr_errors != errors)
 		return -1;
@@ -187,7 +201,10 @@ int tp_check_support(const struct tp_facility *fac, struct tp_diag *diag)
 				 "event '%s' is too large: its fixed-size fields take more than %u bytes",
 				 event->name, TP_MAX_FIXED_PAYLOAD);
 		if (check_layout(diag, event))
-			return -1;
+			goto oom;
 	}
 	return diag->nr_errors == errors ? 0 : -1;
+oom:
+	tp_fatal(diag, "out of memory");
+	return -1;
 }

@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 
+#include "nameset.h"
 #include "validate.h"
 
 /*
@@ -134,85 +134,102 @@ static bool check_identifier(struct tp_diag *diag, int line, const char *what,
 	return false;
 }
 
+/* Context of the checks of one facility. */
+struct check {
+	struct tp_facility *fac;
+	struct tp_diag *diag;
+	/* Every enum and typedef by name, the first of each name. */
+	struct tp_nameset enums, typedefs;
+	bool oom;
+};
+
+/*
+ * Add `name` to `set` under `index`.  True, with the index of the first
+ * in *first, when an equal name was there already.
+ */
+static bool already_seen(struct check *c, struct tp_nameset *set,
+			 const char *name, size_t index, size_t *first)
+{
+	int ret = tp_nameset_add(set, name, index, first);
+
+	if (ret < 0)
+		c->oom = true;
+	return ret == 1;
+}
+
 /*
  * The names of a field list: identifiers that can be parameters or
  * members, unique in the list.  `owner` ends the duplicate message ("in
  * event 'e'", "in struct").
  */
-static void check_field_names(const struct tp_field_list *fields,
-			      const char *owner, struct tp_diag *diag)
+static void check_field_names(struct check *c, const struct tp_field_list *fields,
+			      const char *owner)
 {
 	const struct tp_field *f = fields->v;
+	struct tp_nameset seen;
 	const char *problem;
-	size_t i, j;
+	size_t i, first;
 
+	tp_nameset_init(&seen, false);
 	for (i = 0; i < fields->nr; i++) {
-		if (!check_identifier(diag, f[i].line, "field", f[i].name))
+		if (!check_identifier(c->diag, f[i].line, "field", f[i].name))
 			continue;
 		problem = tp_field_name_problem(f[i].name);
-		if (problem) {
-			tp_error(diag, f[i].line, "invalid field name '%s': %s",
+		if (problem)
+			tp_error(c->diag, f[i].line, "invalid field name '%s': %s",
 				 f[i].name, problem);
-			continue;
-		}
-		for (j = 0; j < i; j++) {
-			if (strcmp(f[i].name, f[j].name) == 0) {
-				tp_error(diag, f[i].line,
-					 "duplicate field name '%s' %s (first defined on line %d)",
-					 f[i].name, owner, f[j].line);
-				break;
-			}
-		}
+		else if (already_seen(c, &seen, f[i].name, i, &first))
+			tp_error(c->diag, f[i].line,
+				 "duplicate field name '%s' %s (first defined on line %d)",
+				 f[i].name, owner, f[first].line);
 	}
+	tp_nameset_clear(&seen);
 }
 
-static void check_event_names(const struct tp_facility *fac,
-			      struct tp_diag *diag)
+static void check_event_names(struct check *c)
 {
-	const struct tp_event *ev = fac->events;
-	size_t i, j;
+	const struct tp_event *ev = c->fac->events;
+	struct tp_nameset seen;
+	size_t i, first;
 
-	for (i = 0; i < fac->nr_events; i++) {
-		if (!check_identifier(diag, ev[i].line, "event", ev[i].name))
-			continue;
-		for (j = 0; j < i; j++) {
-			if (strcmp(ev[i].name, ev[j].name) == 0) {
-				tp_error(diag, ev[i].line,
-					 "duplicate event name '%s' (first defined on line %d)",
-					 ev[i].name, ev[j].line);
-				break;
-			}
-		}
+	tp_nameset_init(&seen, false);
+	for (i = 0; i < c->fac->nr_events; i++) {
+		if (check_identifier(c->diag, ev[i].line, "event", ev[i].name) &&
+		    already_seen(c, &seen, ev[i].name, i, &first))
+			tp_error(c->diag, ev[i].line,
+				 "duplicate event name '%s' (first defined on line %d)",
+				 ev[i].name, ev[first].line);
 	}
+	tp_nameset_clear(&seen);
 }
 
-/* Context of the checks of one facility. */
-struct check {
-	struct tp_facility *fac;
-	struct tp_diag *diag;
-	bool oom;
-};
+/* Every enum and typedef by name, for the references and duplicates. */
+static void index_type_names(struct check *c)
+{
+	size_t i, first;
 
-static const struct tp_enum *find_enum(const struct tp_facility *fac,
-				       const char *name)
+	tp_nameset_init(&c->enums, false);
+	tp_nameset_init(&c->typedefs, false);
+	for (i = 0; i < c->fac->nr_enums; i++)
+		already_seen(c, &c->enums, c->fac->enums[i].name, i, &first);
+	for (i = 0; i < c->fac->nr_typedefs; i++)
+		already_seen(c, &c->typedefs, c->fac->typedefs[i].name, i, &first);
+}
+
+static const struct tp_enum *find_enum(const struct check *c, const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < fac->nr_enums; i++)
-		if (strcmp(fac->enums[i].name, name) == 0)
-			return &fac->enums[i];
-	return NULL;
+	return tp_nameset_find(&c->enums, name, &i) ? &c->fac->enums[i] : NULL;
 }
 
-static const struct tp_typedef *find_typedef(const struct tp_facility *fac,
+static const struct tp_typedef *find_typedef(const struct check *c,
 					     const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < fac->nr_typedefs; i++)
-		if (strcmp(fac->typedefs[i].name, name) == 0)
-			return &fac->typedefs[i];
-	return NULL;
+	return tp_nameset_find(&c->typedefs, name, &i) ?
+	       &c->fac->typedefs[i] : NULL;
 }
 
 static void check_type(struct check *c, struct tp_type *type);
@@ -220,18 +237,16 @@ static void check_type(struct check *c, struct tp_type *type);
 static void check_options(struct check *c, struct tp_type *type)
 {
 	const struct tp_option *opt = type->u.variant.options;
+	struct tp_nameset seen;
 	const char *problem;
-	size_t i, j;
+	size_t i, first;
 
+	tp_nameset_init(&seen, false);
 	for (i = 0; i < type->u.variant.nr_options; i++) {
-		for (j = 0; j < i; j++) {
-			if (strcmp(opt[i].label, opt[j].label) == 0) {
-				tp_error(c->diag, opt[i].line,
-					 "duplicate option label '%s' in variant (first defined on line %d)",
-					 opt[i].label, opt[j].line);
-				break;
-			}
-		}
+		if (already_seen(c, &seen, opt[i].label, i, &first))
+			tp_error(c->diag, opt[i].line,
+				 "duplicate option label '%s' in variant (first defined on line %d)",
+				 opt[i].label, opt[first].line);
 		/*
 		 * A label names a member of the variant's C union, and an
 		 * option of its TSDL variant, without a '_' before it.
@@ -247,6 +262,7 @@ static void check_options(struct check *c, struct tp_type *type)
 				 problem);
 		check_type(c, opt[i].type);
 	}
+	tp_nameset_clear(&seen);
 }
 
 /* Names and references inside a type; resolves enum and typedef names. */
@@ -256,13 +272,13 @@ static void check_type(struct check *c, struct tp_type *type)
 
 	switch (type->kind) {
 	case TP_TYPE_ENUM:
-		type->u.enumeration.def = find_enum(c->fac, type->u.enumeration.ref);
+		type->u.enumeration.def = find_enum(c, type->u.enumeration.ref);
 		if (!type->u.enumeration.def)
 			tp_error(c->diag, type->line, "undefined enum '%s'",
 				 type->u.enumeration.ref);
 		break;
 	case TP_TYPE_TYPEREF:
-		type->u.typeref.def = find_typedef(c->fac, type->u.typeref.name);
+		type->u.typeref.def = find_typedef(c, type->u.typeref.name);
 		if (!type->u.typeref.def)
 			tp_error(c->diag, type->line, "undefined typedef '%s'",
 				 type->u.typeref.name);
@@ -274,7 +290,7 @@ static void check_type(struct check *c, struct tp_type *type)
 		check_type(c, type->u.sequence.elem);
 		break;
 	case TP_TYPE_STRUCT:
-		check_field_names(&type->u.structure.fields, "in struct", c->diag);
+		check_field_names(c, &type->u.structure.fields, "in struct");
 		for (i = 0; i < type->u.structure.fields.nr; i++)
 			check_type(c, type->u.structure.fields.v[i].type);
 		break;
@@ -290,32 +306,36 @@ static void check_type(struct check *c, struct tp_type *type)
 
 /*
  * Enum and typedef names share one namespace: in C++, enum app_x and
- * struct app_x would be one name.  `line` and `name` are the second
- * definition; `what` says what it is.
+ * struct app_x would be one name.  An enum is a duplicate of an earlier
+ * enum, a typedef of any enum or of an earlier typedef.
  */
 static void check_type_name(struct check *c, const char *what, int line,
-			    const char *name, size_t before_enums,
-			    size_t before_typedefs)
+			    const char *name, int first_line)
 {
-	const struct tp_facility *fac = c->fac;
-	int first = 0;
-	size_t i;
-
-	for (i = 0; i < before_enums && !first; i++)
-		if (strcmp(fac->enums[i].name, name) == 0)
-			first = fac->enums[i].line;
-	for (i = 0; i < before_typedefs && !first; i++)
-		if (strcmp(fac->typedefs[i].name, name) == 0)
-			first = fac->typedefs[i].line;
-	if (first)
+	if (first_line)
 		tp_error(c->diag, line, "duplicate %s name '%s' (first defined on line %d)",
-			 what, name, first);
+			 what, name, first_line);
 }
 
-/* Two labels whose constants <FAC>_<ENUM>_<LABEL> would be the same. */
-static bool same_constant(const char *a, const char *b)
+/* The line of the first enum named `name` before enum `index`, or 0. */
+static int earlier_enum(const struct check *c, const char *name, size_t index)
 {
-	return strcasecmp(a, b) == 0;
+	size_t first;
+
+	if (!tp_nameset_find(&c->enums, name, &first) || first >= index)
+		return 0;
+	return c->fac->enums[first].line;
+}
+
+/* The same for a typedef, which also clashes with every enum. */
+static int earlier_type(const struct check *c, const char *name, size_t index)
+{
+	int line = earlier_enum(c, name, c->fac->nr_enums);
+	size_t first;
+
+	if (line || !tp_nameset_find(&c->typedefs, name, &first) || first >= index)
+		return line;
+	return c->fac->typedefs[first].line;
 }
 
 /* Whether `value` fits in the enum's size and signedness, and in an int. */
@@ -349,26 +369,30 @@ static void check_enum(struct check *c, size_t index)
 {
 	struct tp_enum *en = &c->fac->enums[index];
 	const struct tp_label *l = en->labels;
-	size_t i, j;
+	struct tp_nameset constants;
+	size_t i, first;
 
 	if (check_identifier(c->diag, en->line, "enum", en->name))
-		check_type_name(c, "enum", en->line, en->name, index, 0);
+		check_type_name(c, "enum", en->line, en->name,
+				earlier_enum(c, en->name, index));
 	en->is_signed = false;
 	for (i = 0; i < en->nr_labels; i++)
 		en->is_signed = en->is_signed || l[i].value < 0;
+	/*
+	 * Labels whose constants <FAC>_<ENUM>_<LABEL> would be the same:
+	 * names equal but for case.
+	 */
+	tp_nameset_init(&constants, true);
 	for (i = 0; i < en->nr_labels; i++) {
 		if (!check_identifier(c->diag, l[i].line, "label", l[i].name))
 			continue;
-		for (j = 0; j < i; j++) {
-			if (same_constant(l[i].name, l[j].name)) {
-				tp_error(c->diag, l[i].line,
-					 "duplicate label name '%s' in enum '%s' (first defined on line %d)",
-					 l[i].name, en->name, l[j].line);
-				break;
-			}
-		}
+		if (already_seen(c, &constants, l[i].name, i, &first))
+			tp_error(c->diag, l[i].line,
+				 "duplicate label name '%s' in enum '%s' (first defined on line %d)",
+				 l[i].name, en->name, l[first].line);
 		check_label_value(c, en, &l[i]);
 	}
+	tp_nameset_clear(&constants);
 }
 
 static void check_typedef(struct check *c, size_t index)
@@ -377,72 +401,182 @@ static void check_typedef(struct check *c, size_t index)
 
 	if (check_identifier(c->diag, td->line, "typedef", td->name))
 		check_type_name(c, "typedef", td->line, td->name,
-				c->fac->nr_enums, index);
+				earlier_type(c, td->name, index));
 	check_type(c, td->type);
 }
 
 /*
- * Whether `target` is reachable from `type` through typerefs.  `seen`
- * marks the typedefs already followed, so that a cycle elsewhere ends the
- * walk.
+ * Recursive typedefs: the typedefs on a cycle of typerefs, found with
+ * Tarjan's strongly connected components in one walk of every typedef
+ * body.  A typedef is recursive when its component holds more than one
+ * typedef, or when it refers to itself.
  */
-static bool reaches(const struct tp_facility *fac, const struct tp_type *type,
-		    const struct tp_typedef *target, bool *seen)
+struct scc {
+	const struct tp_facility *fac;
+	size_t *order;		/* visit order + 1 of each typedef, 0: unseen */
+	size_t *low;		/* lowest order reachable on the stack */
+	size_t *stack, depth, visited;
+	bool *on_stack;
+	bool *recursive;
+};
+
+static void scc_visit(struct scc *s, size_t v);
+
+/* Follow every typeref of `type` (not through them) from typedef `v`. */
+static void scc_edges(struct scc *s, size_t v, const struct tp_type *type)
 {
-	size_t i;
+	size_t i, w;
 
 	switch (type->kind) {
 	case TP_TYPE_TYPEREF:
-		if (type->u.typeref.def == target)
-			return true;
-		i = (size_t)(type->u.typeref.def - fac->typedefs);
-		if (seen[i])
-			return false;
-		seen[i] = true;
-		return reaches(fac, type->u.typeref.def->type, target, seen);
+		w = (size_t)(type->u.typeref.def - s->fac->typedefs);
+		if (w == v)
+			s->recursive[v] = true;
+		if (!s->order[w]) {
+			scc_visit(s, w);
+			if (s->low[w] < s->low[v])
+				s->low[v] = s->low[w];
+		} else if (s->on_stack[w] && s->order[w] < s->low[v]) {
+			s->low[v] = s->order[w];
+		}
+		break;
 	case TP_TYPE_ARRAY:
-		return reaches(fac, type->u.array.elem, target, seen);
+		scc_edges(s, v, type->u.array.elem);
+		break;
 	case TP_TYPE_SEQUENCE:
-		return reaches(fac, type->u.sequence.elem, target, seen);
+		scc_edges(s, v, type->u.sequence.elem);
+		break;
 	case TP_TYPE_STRUCT:
 		for (i = 0; i < type->u.structure.fields.nr; i++)
-			if (reaches(fac, type->u.structure.fields.v[i].type,
-				    target, seen))
-				return true;
-		return false;
+			scc_edges(s, v, type->u.structure.fields.v[i].type);
+		break;
 	case TP_TYPE_VARIANT:
 		for (i = 0; i < type->u.variant.nr_options; i++)
-			if (reaches(fac, type->u.variant.options[i].type,
-				    target, seen))
-				return true;
-		return false;
+			scc_edges(s, v, type->u.variant.options[i].type);
+		break;
 	case TP_TYPE_INT:
 	case TP_TYPE_STRING:
 	case TP_TYPE_FLOAT:
 	case TP_TYPE_ENUM:
 		break;
 	}
-	return false;
+}
+
+static void scc_visit(struct scc *s, size_t v)
+{
+	size_t w, first;
+
+	s->order[v] = s->low[v] = ++s->visited;
+	first = s->depth;
+	s->stack[s->depth++] = v;
+	s->on_stack[v] = true;
+	scc_edges(s, v, s->fac->typedefs[v].type);
+	if (s->low[v] != s->order[v])
+		return;
+	/* v is the root of a component: stack[first..] is the component. */
+	for (w = first; w < s->depth; w++) {
+		s->on_stack[s->stack[w]] = false;
+		if (s->depth - first > 1)
+			s->recursive[s->stack[w]] = true;
+	}
+	s->depth = first;
 }
 
 /* Every typedef that contains itself, directly or not, is reported. */
 static void check_recursion(struct check *c)
 {
 	const struct tp_facility *fac = c->fac;
-	bool *seen;
-	size_t i;
+	size_t n = fac->nr_typedefs, i;
+	struct scc s = {
+		.fac = fac,
+		.order = calloc(n + 1, sizeof(size_t)),
+		.low = calloc(n + 1, sizeof(size_t)),
+		.stack = calloc(n + 1, sizeof(size_t)),
+		.on_stack = calloc(n + 1, sizeof(bool)),
+		.recursive = calloc(n + 1, sizeof(bool)),
+	};
 
-	for (i = 0; i < fac->nr_typedefs; i++) {
-		seen = calloc(fac->nr_typedefs, sizeof(*seen));
-		if (!seen) {
-			c->oom = true;
-			return;
-		}
-		if (reaches(fac, fac->typedefs[i].type, &fac->typedefs[i], seen))
+	if (!s.order || !s.low || !s.stack || !s.on_stack || !s.recursive) {
+		c->oom = true;
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		if (!s.order[i])
+			scc_visit(&s, i);
+	for (i = 0; i < n; i++)
+		if (s.recursive[i])
 			tp_error(c->diag, fac->typedefs[i].line,
 				 "recursive typedef '%s'", fac->typedefs[i].name);
-		free(seen);
-	}
+out:
+	free(s.order);
+	free(s.low);
+	free(s.stack);
+	free(s.on_stack);
+	free(s.recursive);
+}
+
+/*
+ * A field list and, built at its first use, the index of its names: the
+ * tags of the variants in it are looked up there.
+ */
+struct scope {
+	const struct tp_field_list *fields;
+	struct tp_nameset names;
+};
+
+static void scope_init(struct scope *scope, const struct tp_field_list *fields)
+{
+	scope->fields = fields;
+	tp_nameset_init(&scope->names, false);
+}
+
+/* The index of the field named `name` in the scope, or the list's size. */
+static size_t scope_find(struct check *c, struct scope *scope, const char *name)
+{
+	const struct tp_field_list *fields = scope->fields;
+	size_t i, first;
+
+	if (!scope->names.slots)
+		for (i = 0; i < fields->nr; i++)
+			if (tp_nameset_add(&scope->names, fields->v[i].name, i,
+					   &first) < 0)
+				c->oom = true;
+	return tp_nameset_find(&scope->names, name, &i) ? i : fields->nr;
+}
+
+/*
+ * Each option label of `variant` is a label of `en`, and each label of
+ * `en` has an option (in the order of the input).
+ */
+static void check_options_match(struct check *c, const struct tp_type *variant,
+				const struct tp_enum *en)
+{
+	const struct tp_option *opt = variant->u.variant.options;
+	size_t nr_options = variant->u.variant.nr_options, i, first;
+	struct tp_nameset labels, options;
+
+	tp_nameset_init(&labels, false);
+	tp_nameset_init(&options, false);
+	for (i = 0; i < en->nr_labels; i++)
+		already_seen(c, &labels, en->labels[i].name, i, &first);
+	for (i = 0; i < nr_options; i++)
+		already_seen(c, &options, opt[i].label, i, &first);
+	for (i = 0; i < nr_options && !c->oom; i++)
+		if (!tp_nameset_find(&labels, opt[i].label, &first))
+			tp_error(c->diag, opt[i].line,
+				 "option label '%s' is not a label of enum '%s'",
+				 opt[i].label, en->name);
+	/*
+	 * Every value of the tag must select an option: a CTF reader
+	 * refuses a record whose tag selects none.
+	 */
+	for (i = 0; i < en->nr_labels && !c->oom; i++)
+		if (!tp_nameset_find(&options, en->labels[i].name, &first))
+			tp_error(c->diag, variant->line,
+				 "label '%s' of enum '%s' has no option in this variant",
+				 en->labels[i].name, en->name);
+	tp_nameset_clear(&labels);
+	tp_nameset_clear(&options);
 }
 
 /*
@@ -450,68 +584,57 @@ static void check_recursion(struct check *c)
  * enum, and every option label is a label of that enum.
  */
 static void check_tag(struct check *c, const struct tp_type *variant,
-		      const struct tp_field_list *fields, size_t index)
+		      struct scope *scope, size_t index)
 {
 	const char *tag = variant->u.variant.tag;
-	const struct tp_type *tag_type = NULL;
-	const struct tp_enum *en;
-	size_t i, j;
+	const struct tp_type *tag_type;
+	size_t i = scope ? scope_find(c, scope, tag) : 0;
 
-	for (i = 0; fields && i < index && !tag_type; i++)
-		if (strcmp(fields->v[i].name, tag) == 0)
-			tag_type = tp_type_resolve(fields->v[i].type);
-	if (!tag_type) {
+	if (!scope || i >= index) {
 		tp_error(c->diag, variant->line,
 			 "variant tag '%s' is not an earlier field of the same struct",
 			 tag);
 		return;
 	}
+	tag_type = tp_type_resolve(scope->fields->v[i].type);
 	if (tag_type->kind != TP_TYPE_ENUM) {
 		tp_error(c->diag, variant->line, "variant tag '%s' is not an enum",
 			 tag);
 		return;
 	}
-	en = tag_type->u.enumeration.def;
-	for (i = 0; i < variant->u.variant.nr_options; i++) {
-		const struct tp_option *opt = &variant->u.variant.options[i];
+	check_options_match(c, variant, tag_type->u.enumeration.def);
+}
 
-		for (j = 0; j < en->nr_labels; j++)
-			if (strcmp(opt->label, en->labels[j].name) == 0)
-				break;
-		if (j == en->nr_labels)
-			tp_error(c->diag, opt->line,
-				 "option label '%s' is not a label of enum '%s'",
-				 opt->label, en->name);
-	}
-	/*
-	 * Every value of the tag must select an option: a CTF reader
-	 * refuses a record whose tag selects none.
-	 */
-	for (j = 0; j < en->nr_labels; j++) {
-		for (i = 0; i < variant->u.variant.nr_options; i++)
-			if (strcmp(variant->u.variant.options[i].label,
-				   en->labels[j].name) == 0)
-				break;
-		if (i == variant->u.variant.nr_options)
-			tp_error(c->diag, variant->line,
-				 "label '%s' of enum '%s' has no option in this variant",
-				 en->labels[j].name, en->name);
-	}
+static void check_variants(struct check *c, const struct tp_type *type,
+			   struct scope *scope, size_t index);
+
+/* The variants of the fields of a list, each tag looked up in it. */
+static void check_list_variants(struct check *c,
+				const struct tp_field_list *fields)
+{
+	struct scope scope;
+	size_t i;
+
+	scope_init(&scope, fields);
+	for (i = 0; i < fields->nr; i++)
+		check_variants(c, fields->v[i].type, &scope, i);
+	tp_nameset_clear(&scope.names);
 }
 
 /*
- * The variants inside `type`, which is field `index` of `fields` (or not
- * a field at all when `fields` is NULL).  A typedef's own body is checked
- * at its typerefs, where its variant has a struct around it.
+ * The variants inside `type`, which is field `index` of the list of
+ * `scope` (or not a field at all when `scope` is NULL).  A typedef's own
+ * body is checked at its typerefs, where its variant has a struct around
+ * it.
  */
 static void check_variants(struct check *c, const struct tp_type *type,
-			   const struct tp_field_list *fields, size_t index)
+			   struct scope *scope, size_t index)
 {
 	const struct tp_type *resolved = tp_type_resolve(type);
 	size_t i;
 
 	if (resolved->kind == TP_TYPE_VARIANT)
-		check_tag(c, resolved, fields, index);
+		check_tag(c, resolved, scope, index);
 	if (type->kind == TP_TYPE_TYPEREF)
 		return;
 	switch (type->kind) {
@@ -522,9 +645,7 @@ static void check_variants(struct check *c, const struct tp_type *type,
 		check_variants(c, type->u.sequence.elem, NULL, 0);
 		break;
 	case TP_TYPE_STRUCT:
-		for (i = 0; i < type->u.structure.fields.nr; i++)
-			check_variants(c, type->u.structure.fields.v[i].type,
-				       &type->u.structure.fields, i);
+		check_list_variants(c, &type->u.structure.fields);
 		break;
 	case TP_TYPE_VARIANT:
 		for (i = 0; i < type->u.variant.nr_options; i++)
@@ -552,9 +673,7 @@ static void check_all_variants(struct check *c)
 		}
 	}
 	for (i = 0; i < fac->nr_events; i++)
-		for (j = 0; j < fac->events[i].fields.nr; j++)
-			check_variants(c, fac->events[i].fields.v[j].type,
-				       &fac->events[i].fields, j);
+		check_list_variants(c, &fac->events[i].fields);
 }
 
 int tp_validate(struct tp_facility *fac, struct tp_diag *diag)
@@ -565,7 +684,8 @@ int tp_validate(struct tp_facility *fac, struct tp_diag *diag)
 	size_t i, j;
 
 	check_identifier(diag, fac->line, "facility", fac->name);
-	check_event_names(fac, diag);
+	check_event_names(&c);
+	index_type_names(&c);
 	for (i = 0; i < fac->nr_enums; i++)
 		check_enum(&c, i);
 	for (i = 0; i < fac->nr_typedefs; i++)
@@ -575,7 +695,7 @@ int tp_validate(struct tp_facility *fac, struct tp_diag *diag)
 			c.oom = true;
 			break;
 		}
-		check_field_names(&fac->events[i].fields, owner, diag);
+		check_field_names(&c, &fac->events[i].fields, owner);
 		free(owner);
 		for (j = 0; j < fac->events[i].fields.nr; j++)
 			check_type(&c, fac->events[i].fields.v[j].type);
@@ -585,6 +705,8 @@ int tp_validate(struct tp_facility *fac, struct tp_diag *diag)
 		check_recursion(&c);
 	if (diag->nr_errors == errors && !c.oom)
 		check_all_variants(&c);
+	tp_nameset_clear(&c.enums);
+	tp_nameset_clear(&c.typedefs);
 	if (c.oom)
 		tp_fatal(diag, "out of memory");
 	return diag->nr_errors == errors ? 0 : -1;

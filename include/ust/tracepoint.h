@@ -46,6 +46,12 @@ struct ust_event_desc {
 	const char *layout;		/* payload layout for the consumer's walker */
 	/* Owned by libust: zero in the initializer. */
 	uint32_t id;
+	/*
+	 * The gate word: non-zero when the event has a filter or a rate
+	 * limit, so that ust_event_write() takes its gated path.  Written by
+	 * libust and by `ust ctl filter` (process_vm_writev, only 0 to 1);
+	 * read with a relaxed load.  The name predates its use.
+	 */
 	uint32_t reserved;
 	void *priv;
 	/*
@@ -79,13 +85,33 @@ void ust_provider_unregister(struct ust_provider *provider);
 
 /*
  * Record one event whose payload is the concatenation of `segs`
- * (`payload_size` bytes in all).  Lock-free, no system call, no
- * allocation; safe in signal handlers.  A record that finds no room is
- * counted as lost in its buffer.
+ * (`payload_size` bytes in all), with `ip` as its call site (the `_ip`
+ * context, when the recording asks for it).  Lock-free, no system call,
+ * no allocation; safe in signal handlers.  A record that finds no room
+ * is counted as lost in its buffer.
+ */
+void ust_event_write_ip(struct ust_event_desc *event,
+			const struct ust_seg *segs, unsigned int nr_segs,
+			size_t payload_size, const void *ip);
+
+/*
+ * The same, for providers built against a <ust/tracepoint.h> without
+ * ust_event_write_ip(): its ip is its own return address.
  */
 void ust_event_write(struct ust_event_desc *event,
 		     const struct ust_seg *segs, unsigned int nr_segs,
 		     size_t payload_size);
+
+/*
+ * What probes call: ust_event_write_ip() with the return address of the
+ * function that calls it.  A probe is an out-of-line function called
+ * from the inline trace_<facility>_<event>(), so that address is the
+ * instrumented call site, as LTTng-UST records it, at the cost of one
+ * load from the probe's stack.
+ */
+#define ust_event_write(event, segs, nr_segs, payload_size)		\
+	ust_event_write_ip(event, segs, nr_segs, payload_size,		\
+			   __builtin_return_address(0))
 
 /*
  * Relaxed atomic load (a plain mov on x86-64): turning an event on or

@@ -193,30 +193,17 @@ START_TEST(test_default_spellings)
 }
 END_TEST
 
-static Suite *outdir_suite(void)
-{
-	Suite *s = suite_create("outdir");
-	TCase *tc = tcase_create("mkdir_p");
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_mkdir_p_parents);
-	tcase_add_test(tc, test_mkdir_p_slashes);
-	tcase_add_test(tc, test_mkdir_p_errors);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("prepare");
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_prepare_creates);
-	tcase_add_test(tc, test_writable_leaves_nothing);
-	tcase_add_test(tc, test_writable_denied);
-	tcase_add_test(tc, test_not_a_directory);
-	tcase_add_test(tc, test_link_in_shared_dir);
-	tcase_add_test(tc, test_default_spellings);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return check_run(outdir_suite());
+	const struct check_case cases[] = {
+		{ "mkdir_p", setup, teardown, 0, {
+			test_mkdir_p_parents, test_mkdir_p_slashes,
+			test_mkdir_p_errors, NULL } },
+		{ "prepare", setup, teardown, 0, {
+			test_prepare_creates, test_writable_leaves_nothing,
+			test_writable_denied, test_not_a_directory,
+			test_link_in_shared_dir, test_default_spellings, NULL } },
+	};
+
+	return CHECK_RUN_CASES("outdir", cases);
 }

@@ -278,6 +278,43 @@ START_TEST(test_print_unwritten_notes)
 }
 END_TEST
 
+/*
+ * Relay traces with reliab's counts: a relay failure's cut records and a
+ * full fallback disk's unwritten ones are lost, but neither is a loss of
+ * the buffers (the hint); a trace whose consumer died while streaming
+ * is listed as not counted, and a relay trace is a trace (no error).
+ */
+START_TEST(test_print_relay_unwritten)
+{
+	struct cli_trace_summary t[] = {
+		{ .dir = "/o/a", .events = 10, .lost = 7, .unwritten = 5, .bytes = 100,
+		  .relay = "net://h", .relay_path = "h/s/a", .relay_error = "closed",
+		  .relay_events = 4, .relay_kept = 1, .relay_cut = 3, .complete = true },
+		{ .dir = "", .relay = "net://h", .relay_path = "h/s/b", .uncounted = true,
+		  .notes = "consumer 2 killed by SIGKILL while streaming; consumer 3 went on "
+			   "with the trace in a new directory\n" },
+		{ .dir = "", .relay = "net://h", .relay_path = "h/s/c", .events = 6, .bytes = 60,
+		  .complete = true },
+	};
+	struct ust_summary sum = { .traces = t, .nr = 3 };
+	char *text;
+
+	text = print_to_string(&sum, false, true);
+	ck_assert_str_eq(text,
+		"ust record: 3 traces, 16 events written, 10 lost, 160 B\n"
+		"ust record:   /o/a  (10 events, 10 lost, of which 5 not written)\n"
+		"ust record:     relay failed: closed; 4 events went to h/s/a before, "
+		"1 packet given back kept here, 3 events cut\n"
+		"ust record:   h/s/b  (not counted) on net://h\n"
+		"ust record:     consumer 2 killed by SIGKILL while streaming; consumer 3 went on "
+		"with the trace in a new directory\n"
+		"ust record:   h/s/c  (6 events, 0 lost) on net://h\n"
+		"ust record: 2 events were lost: the buffers filled up; raise --subbuf-size or --subbuf-count\n");
+	free(text);
+	ck_assert(!cli_summary_failed(&sum));
+}
+END_TEST
+
 START_TEST(test_print_units)
 {
 	static const struct {
@@ -306,37 +343,19 @@ START_TEST(test_print_units)
 }
 END_TEST
 
-static Suite *summary_suite(void)
-{
-	Suite *s = suite_create("summary");
-	TCase *tc = tcase_create("dir");
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_dir_create);
-	tcase_add_test(tc, test_dir_stale_reused);
-	tcase_add_test(tc, test_dir_not_ours);
-	tcase_add_test(tc, test_dir_remove);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("read");
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_read_sorted);
-	tcase_add_test(tc, test_read_begun);
-	tcase_add_test(tc, test_read_errors);
-	tcase_add_test(tc, test_read_missing_dir);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("print");
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_print_none);
-	tcase_add_test(tc, test_print_traces);
-	tcase_add_test(tc, test_print_unwritten_notes);
-	tcase_add_test(tc, test_print_units);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return check_run(summary_suite());
+	const struct check_case cases[] = {
+		{ "dir", setup, teardown, 0, {
+			test_dir_create, test_dir_stale_reused,
+			test_dir_not_ours, test_dir_remove, NULL } },
+		{ "read", setup, teardown, 0, {
+			test_read_sorted, test_read_begun, test_read_errors,
+			test_read_missing_dir, NULL } },
+		{ "print", setup, teardown, 0, {
+			test_print_none, test_print_traces, test_print_unwritten_notes,
+			test_print_relay_unwritten, test_print_units, NULL } },
+	};
+
+	return CHECK_RUN_CASES("summary", cases);
 }

@@ -1,34 +1,21 @@
-# lib.sh - helpers for the `ust` command-line tests (sourced, POSIX sh).
+# lib.sh - helpers for the `ust` command-line tests (sourced, POSIX sh),
+# on top of tests/lib/common.sh (WORK, fail, skip, UST...).
 #
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# The Makefile exports UST (the uninstalled ust binary) and srcdir.  Each
-# test gets a private temporary directory, $tmp, removed on exit.
+# These tests run the uninstalled ust on untraced commands.  No `set -e`:
+# `run` keeps each command's exit status for the checks below.
 
 set -u
-
-: "${UST:?UST must name the ust binary}"
-
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ust-cli-test.XXXXXX") || exit 99
-trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
-
-fail() {
-	echo "FAIL: $*" >&2
-	exit 1
-}
-
-skip() {
-	echo "SKIP: $*" >&2
-	exit 77
-}
+. "$top_srcdir/tests/lib/common.sh"
 
 # run CMD...: run it with stdin closed, keeping its exit status in $rc,
 # its stdout in $out and its stderr in $err.
 run() {
-	"$@" >"$tmp/.out" 2>"$tmp/.err" </dev/null
+	"$@" >"$WORK/.out" 2>"$WORK/.err" </dev/null
 	rc=$?
-	out=$(cat "$tmp/.out")
-	err=$(cat "$tmp/.err")
+	out=$(cat "$WORK/.out")
+	err=$(cat "$WORK/.err")
 }
 
 # expect_rc N: the last run exited with status N.

@@ -10,8 +10,8 @@
 # it has called exec).
 . "$srcdir/lib.sh"
 
-mkdir "$tmp/bin"
-cat >"$tmp/bin/ust-consumerd" <<'SCRIPT'
+mkdir "$WORK/bin"
+cat >"$WORK/bin/ust-consumerd" <<'SCRIPT'
 #!/bin/sh
 # ust-consumerd NAME EVENTS LOST BYTES [DROPPED [ERROR...]]
 name=$1 events=$2 lost=$3 bytes=$4 dropped=${5:-0}
@@ -30,7 +30,7 @@ sleep "${FAKE_DELAY:-0.5}"
 } >"$UST_SUMMARY_DIR/.$name.tmp"
 mv "$UST_SUMMARY_DIR/.$name.tmp" "$UST_SUMMARY_DIR/$name.summary"
 SCRIPT
-cat >"$tmp/bin/start-consumer" <<'SCRIPT'
+cat >"$WORK/bin/start-consumer" <<'SCRIPT'
 #!/bin/sh
 ust-consumerd "$@" &
 i=0
@@ -39,13 +39,13 @@ while [ ! -e "$STARTED/$!" ] && [ $i -lt 1000 ]; do
 	i=$((i + 1))
 done
 SCRIPT
-chmod +x "$tmp/bin/ust-consumerd" "$tmp/bin/start-consumer"
-mkdir "$tmp/started"
-STARTED=$tmp/started
-PATH=$tmp/bin:$PATH
+chmod +x "$WORK/bin/ust-consumerd" "$WORK/bin/start-consumer"
+mkdir "$WORK/started"
+STARTED=$WORK/started
+PATH=$WORK/bin:$PATH
 export PATH STARTED
 
-out_dir=$tmp/out
+out_dir=$WORK/out
 mkdir "$out_dir"
 abs=$(cd "$out_dir" && pwd -P)
 
@@ -78,10 +78,10 @@ ust record:   $abs/app  (10 events, 7 lost)"
 
 # A leftover process that is not a consumer is not waited for.
 run "$UST" record -o "$out_dir" -- sh -c \
-	"sleep 30 </dev/null >/dev/null 2>&1 & echo \$! >'$tmp/sleeper'"
+	"sleep 30 </dev/null >/dev/null 2>&1 & echo \$! >'$WORK/sleeper'"
 expect_rc 0
 expect_err "$(no_trace sh)"
-sleeper=$(cat "$tmp/sleeper")
+sleeper=$(cat "$WORK/sleeper")
 kill -0 "$sleeper" 2>/dev/null || fail "ust record waited for a non-consumer"
 kill "$sleeper"
 

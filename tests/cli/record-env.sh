@@ -2,7 +2,7 @@
 # ust record hands its settings to CMD in the UST_* variables.
 . "$srcdir/lib.sh"
 
-out_dir=$tmp/out
+out_dir=$WORK/out
 show='echo "$UST_TRACE|$UST_MODE|$UST_OUTPUT|${UST_SUBBUF_SIZE-unset}|${UST_SUBBUF_COUNT-unset}|${UST_READ_TIMER_US-unset}"'
 
 unset UST_TRACE UST_MODE UST_OUTPUT UST_SUBBUF_SIZE UST_SUBBUF_COUNT \
@@ -18,18 +18,18 @@ expect_rc 0
 expect_out "*|discard|$(cd "$out_dir" && pwd -P)|unset|unset|unset"
 
 # Values given are passed normalized; UST_OUTPUT is absolute.
-mkdir "$tmp/cwd"
-(cd "$tmp/cwd" && run "$UST" record -o rel/dir -e 'app:*' -e '-app:noisy' \
+mkdir "$WORK/cwd"
+(cd "$WORK/cwd" && run "$UST" record -o rel/dir -e 'app:*' -e '-app:noisy' \
 	--subbuf-size 64k --subbuf-count 8 --read-timer 500 -- sh -c "$show" &&
 	expect_rc 0 &&
-	expect_out "app:*,-app:noisy|discard|$(cd "$tmp/cwd/rel/dir" && pwd -P)|65536|8|500") ||
+	expect_out "app:*,-app:noisy|discard|$(cd "$WORK/cwd/rel/dir" && pwd -P)|65536|8|500") ||
 	exit 1
 
 # UST_OUTPUT is the default for -o; -o wins over it.
-run env UST_OUTPUT="$tmp/from-env" "$UST" record -- sh -c 'echo "$UST_OUTPUT"'
+run env UST_OUTPUT="$WORK/from-env" "$UST" record -- sh -c 'echo "$UST_OUTPUT"'
 expect_rc 0
-expect_out "$(cd "$tmp/from-env" && pwd -P)"
-run env UST_OUTPUT="$tmp/from-env" "$UST" record -o "$out_dir" -- sh -c 'echo "$UST_OUTPUT"'
+expect_out "$(cd "$WORK/from-env" && pwd -P)"
+run env UST_OUTPUT="$WORK/from-env" "$UST" record -o "$out_dir" -- sh -c 'echo "$UST_OUTPUT"'
 expect_out "$(cd "$out_dir" && pwd -P)"
 
 # --context is passed as UST_CONTEXT; without it, UST_CONTEXT is left alone.

@@ -2,7 +2,7 @@
 # ust record exits with CMD's status, as a shell would.
 . "$srcdir/lib.sh"
 
-out_dir=$tmp/out
+out_dir=$WORK/out
 
 run "$UST" record -o "$out_dir" -- sh -c 'exit 3'
 expect_rc 3
@@ -30,14 +30,14 @@ expect_out "a|b c||"
 # CMD cannot be run: 127 when not found, 126 when not executable.
 expect_fail 127 "ust record: cannot run 'ust-no-such-command': No such file or directory" -- \
 	"$UST" record -o "$out_dir" -- ust-no-such-command
-expect_fail 127 "ust record: cannot run '$tmp/missing': No such file or directory" -- \
-	"$UST" record -o "$out_dir" -- "$tmp/missing"
-printf '#!/bin/sh\nexit 0\n' >"$tmp/noexec"
-chmod 0644 "$tmp/noexec"
-expect_fail 126 "ust record: cannot run '$tmp/noexec': Permission denied" -- \
-	"$UST" record -o "$out_dir" -- "$tmp/noexec"
-expect_fail 126 "ust record: cannot run '$tmp': Permission denied" -- \
-	"$UST" record -o "$out_dir" -- "$tmp"
+expect_fail 127 "ust record: cannot run '$WORK/missing': No such file or directory" -- \
+	"$UST" record -o "$out_dir" -- "$WORK/missing"
+printf '#!/bin/sh\nexit 0\n' >"$WORK/noexec"
+chmod 0644 "$WORK/noexec"
+expect_fail 126 "ust record: cannot run '$WORK/noexec': Permission denied" -- \
+	"$UST" record -o "$out_dir" -- "$WORK/noexec"
+expect_fail 126 "ust record: cannot run '$WORK': Permission denied" -- \
+	"$UST" record -o "$out_dir" -- "$WORK"
 
 # Nothing is left behind in the output directory: no summary directory,
 # no probe file.

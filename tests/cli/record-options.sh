@@ -3,14 +3,14 @@
 . "$srcdir/lib.sh"
 
 usage="ust record: missing command to trace (usage: ust record [OPTIONS] -- CMD [ARGS])"
-marker=$tmp/ran
+marker=$WORK/ran
 cmd="touch $marker"
 
 # bad OPTION VALUE MESSAGE-TAIL: `ust record OPTION VALUE -- CMD` fails.
 bad() {
 	# shellcheck disable=SC2086
 	expect_fail 2 "ust record: invalid $1 '$2': $3" -- \
-		"$UST" record -o "$tmp/out" "$1" "$2" -- $cmd
+		"$UST" record -o "$WORK/out" "$1" "$2" -- $cmd
 	[ ! -e "$marker" ] || fail "CMD ran despite '$1 $2'"
 }
 
@@ -31,15 +31,15 @@ for v in 99 0 10000001 abc -100 1ms ""; do
 done
 
 expect_fail 2 "ust record: invalid --event '': empty pattern" -- \
-	"$UST" record -o "$tmp/out" -e "" -- $cmd
-expect_fail 2 "ust record: invalid --event 'a:*,b:*': one pattern per -e, without ','" -- \
-	"$UST" record -o "$tmp/out" -e 'a:*,b:*' -- $cmd
+	"$UST" record -o "$WORK/out" -e "" -- $cmd
+expect_fail 2 "ust record: invalid --event 'a:*,b:*': one pattern per -e, without ',' or ';'" -- \
+	"$UST" record -o "$WORK/out" -e 'a:*,b:*' -- $cmd
 many=
 i=0
 while [ $i -lt 65 ]; do many="$many -e p$i"; i=$((i + 1)); done
 # shellcheck disable=SC2086
 expect_fail 2 "ust record: too many --event patterns: at most 64" -- \
-	"$UST" record -o "$tmp/out" $many -- $cmd
+	"$UST" record -o "$WORK/out" $many -- $cmd
 expect_fail 2 "ust record: invalid --output '': empty path" -- \
 	"$UST" record -o "" -- $cmd
 
@@ -53,8 +53,8 @@ expect_fail 2 "ust record: --subbuf-size: missing argument" -- \
 
 expect_fail 2 "$usage" -- "$UST" record
 expect_fail 2 "$usage" -- "$UST" record --
-expect_fail 2 "$usage" -- "$UST" record -o "$tmp/out" --overwrite
-[ ! -e "$tmp/out" ] || fail "the output directory was created without CMD"
+expect_fail 2 "$usage" -- "$UST" record -o "$WORK/out" --overwrite
+[ ! -e "$WORK/out" ] || fail "the output directory was created without CMD"
 
 # Good values, with and without suffixes, in every spelling popt takes.
 for args in "--subbuf-size 4096" "--subbuf-size=64k" "--subbuf-size 1M" \
@@ -62,16 +62,16 @@ for args in "--subbuf-size 4096" "--subbuf-size=64k" "--subbuf-size 1M" \
 	    "--subbuf-count=65536" "--read-timer 100" "--read-timer=10000000" \
 	    "-e foo:* -e -foo:bar" "--event=-x:*" "--overwrite"; do
 	# shellcheck disable=SC2086
-	run "$UST" record -o "$tmp/out" $args -- true
+	run "$UST" record -o "$WORK/out" $args -- true
 	expect_rc 0
 	expect_err "$(no_trace true)"
 done
 
 # Options stop at the first word that is not one: CMD keeps its own.
-run "$UST" record -o "$tmp/out" sh -c 'echo "$0 $1"' --overwrite -o
+run "$UST" record -o "$WORK/out" sh -c 'echo "$0 $1"' --overwrite -o
 expect_rc 0
 expect_out "--overwrite -o"
-run "$UST" record -o "$tmp/out" -- sh -c 'echo "$1"' x --help
+run "$UST" record -o "$WORK/out" -- sh -c 'echo "$1"' x --help
 expect_rc 0
 expect_out "--help"
 exit 0

@@ -5,7 +5,7 @@
 . "$srcdir/lib.sh"
 
 tested=0
-marker=$tmp/ran
+marker=$WORK/ran
 
 # as_nobody CMD...: run CMD as user nobody (root only).
 as_nobody() {
@@ -23,30 +23,30 @@ check_denied() {
 	echo "ok: '$_dir' refused: $_why${1:+ ($1)}"
 }
 
-mkdir "$tmp/ro"
-chmod 0500 "$tmp/ro"
+mkdir "$WORK/ro"
+chmod 0500 "$WORK/ro"
 if [ "$(id -u)" != 0 ]; then
-	check_denied "$tmp/ro" "Permission denied"
-	check_denied "$tmp/ro/sub" "Permission denied"
+	check_denied "$WORK/ro" "Permission denied"
+	check_denied "$WORK/ro/sub" "Permission denied"
 else
 	# Root writes anywhere, unless it is read-only: a private mount.
 	if command -v unshare >/dev/null &&
-	   unshare -m sh -c 'mount -t tmpfs -o ro tmpfs "$1"' sh "$tmp/ro" 2>/dev/null; then
+	   unshare -m sh -c 'mount -t tmpfs -o ro tmpfs "$1"' sh "$WORK/ro" 2>/dev/null; then
 		ro_run() {
 			unshare -m sh -c 'mount -t tmpfs -o ro tmpfs "$1" && shift && exec "$@"' \
-				sh "$tmp/ro" "$@"
+				sh "$WORK/ro" "$@"
 		}
-		check_denied "$tmp/ro" "Read-only file system" ro_run
-		check_denied "$tmp/ro/sub" "Read-only file system" ro_run
+		check_denied "$WORK/ro" "Read-only file system" ro_run
+		check_denied "$WORK/ro/sub" "Read-only file system" ro_run
 	fi
 	# And as a user without rights, when one is at hand, running a copy
 	# of ust (the build tree may be in a private directory).
-	chmod 0755 "$tmp"
-	cp "$UST" "$tmp/ust" && chmod 0755 "$tmp/ust" && UST=$tmp/ust
+	chmod 0755 "$WORK"
+	cp "$UST" "$WORK/ust" && chmod 0755 "$WORK/ust" && UST=$WORK/ust
 	if command -v setpriv >/dev/null &&
 	   as_nobody test -x "$UST" 2>/dev/null; then
-		check_denied "$tmp/ro" "Permission denied" as_nobody
-		check_denied "$tmp/ro/sub" "Permission denied" as_nobody
+		check_denied "$WORK/ro" "Permission denied" as_nobody
+		check_denied "$WORK/ro/sub" "Permission denied" as_nobody
 	fi
 fi
 [ "$tested" -gt 0 ] || skip "no unwritable directory could be set up"

@@ -3,7 +3,7 @@
 # it cannot create before it runs CMD.
 . "$srcdir/lib.sh"
 
-marker=$tmp/ran
+marker=$WORK/ran
 
 # cannot DIR ERROR: `ust record -o DIR` fails with ERROR, CMD not run.
 cannot() {
@@ -12,35 +12,35 @@ cannot() {
 	[ ! -e "$marker" ] || fail "CMD ran with output directory '$1'"
 }
 
-: >"$tmp/file"
-cannot "$tmp/file" "Not a directory"
-cannot "$tmp/file/x" "Not a directory"
-cannot "$tmp/file/x/y" "Not a directory"
+: >"$WORK/file"
+cannot "$WORK/file" "Not a directory"
+cannot "$WORK/file/x" "Not a directory"
+cannot "$WORK/file/x/y" "Not a directory"
 [ -r /etc/passwd ] && [ ! -d /etc/passwd ] &&
 	cannot /etc/passwd/x "Not a directory"
 
 # The same through UST_OUTPUT.
-expect_fail 1 "ust record: cannot write to output directory '$tmp/file/z': Not a directory" -- \
-	env UST_OUTPUT="$tmp/file/z" "$UST" record -- touch "$marker"
+expect_fail 1 "ust record: cannot write to output directory '$WORK/file/z': Not a directory" -- \
+	env UST_OUTPUT="$WORK/file/z" "$UST" record -- touch "$marker"
 [ ! -e "$marker" ] || fail "CMD ran with UST_OUTPUT under a file"
 
 # mkdir -p: missing parents, repeated and trailing slashes.
 umask 022
-for dir in "$tmp/a/b/c" "$tmp//d///e/" "$tmp/a/b/c"; do
+for dir in "$WORK/a/b/c" "$WORK//d///e/" "$WORK/a/b/c"; do
 	run "$UST" record -o "$dir" -- true
 	expect_rc 0
 	[ -d "$dir" ] || fail "'$dir' not created"
 done
-mode=$(stat -c %a "$tmp/a/b/c")
-[ "$mode" = 755 ] || fail "'$tmp/a/b/c' has mode $mode"
+mode=$(stat -c %a "$WORK/a/b/c")
+[ "$mode" = 755 ] || fail "'$WORK/a/b/c' has mode $mode"
 
 # A relative path, from CMD's working directory.
-(cd "$tmp" && "$UST" record -o rel/out -- true 2>/dev/null) || fail "relative -o"
-[ -d "$tmp/rel/out" ] || fail "relative -o not created"
+(cd "$WORK" && "$UST" record -o rel/out -- true 2>/dev/null) || fail "relative -o"
+[ -d "$WORK/rel/out" ] || fail "relative -o not created"
 
 # Through a symbolic link to a directory.
-ln -s "$tmp/a" "$tmp/link"
-run "$UST" record -o "$tmp/link/b" -- sh -c 'echo "$UST_OUTPUT"'
+ln -s "$WORK/a" "$WORK/link"
+run "$UST" record -o "$WORK/link/b" -- sh -c 'echo "$UST_OUTPUT"'
 expect_rc 0
-expect_out "$(cd "$tmp/a/b" && pwd -P)"
+expect_out "$(cd "$WORK/a/b" && pwd -P)"
 exit 0

@@ -28,7 +28,7 @@ expect_summary bytes "$bytes"
 
 m="$t/metadata"
 grep -q '^/\* CTF 1.8 \*/' "$m" || fail "no CTF signature"
-grep -q 'tracer_name = "ust";' "$m" || fail "no tracer name"
+grep -q 'tracer_name = "lttng-ust";' "$m" || fail "no tracer name"
 grep -q 'procname = "fakeapp";' "$m" || fail "no procname"
 grep -q "vpid = $CHILD;" "$m" || fail "no vpid"
 grep -q 'uuid = "c3d2f6a4-93b1-4b5e-8d3f-0123456789ab";' "$m" || fail "no clock uuid"

@@ -154,24 +154,15 @@ START_TEST(test_measure_tsc)
 }
 END_TEST
 
-static Suite *clock_suite(void)
-{
-	Suite *s = suite_create("clock");
-	TCase *text = tcase_create("format");
-	TCase *measure = tcase_create("measure");
-
-	tcase_add_test(text, test_round_trip);
-	tcase_add_test(text, test_parse_rejects);
-	suite_add_tcase(s, text);
-	tcase_add_test(measure, test_detect);
-	tcase_add_test(measure, test_measure_monotonic);
-	tcase_add_test(measure, test_measure_tsc);
-	tcase_set_timeout(measure, 10);
-	suite_add_tcase(s, measure);
-	return s;
-}
-
 int main(void)
 {
-	return check_run(clock_suite());
+	const struct check_case cases[] = {
+		{ "format", NULL, NULL, 0, {
+			test_round_trip, test_parse_rejects, NULL } },
+		{ "measure", NULL, NULL, 10, {
+			test_detect, test_measure_monotonic, test_measure_tsc,
+			NULL } },
+	};
+
+	return CHECK_RUN_CASES("clock", cases);
 }

@@ -73,8 +73,8 @@ START_TEST(test_shm_header)
 	f.hdr->magic = 0;
 	EXPECT_REJECT("bad magic");
 	f.hdr->magic = UST_SHM_MAGIC;
-	f.hdr->version = 1;	/* before the channels' event_context */
-	EXPECT_REJECT("unsupported version 1");
+	f.hdr->version = 2;	/* event_context was 0 (vtid) or 1 (none) */
+	EXPECT_REJECT("unsupported version 2");
 	f.hdr->version = UST_SHM_VERSION + 1;
 	EXPECT_REJECT("unsupported version");
 	f.hdr->version = UST_SHM_VERSION;
@@ -124,9 +124,11 @@ START_TEST(test_shm_channel)
 {
 	struct ust_shm_channel good = *f.chan;
 
-	f.chan->event_context = 2;
-	EXPECT_REJECT("channel 0: bad event context 2");
-	f.chan->event_context = UST_CONTEXT_NONE;
+	f.chan->event_context = UST_CTX_ALL + 1;
+	EXPECT_REJECT("channel 0: bad event context 0x20");
+	f.chan->event_context = UST_CTX_ALL;
+	ck_assert_int_eq(check_shm(NULL, 0), 0);
+	f.chan->event_context = 0;
 	ck_assert_int_eq(check_shm(NULL, 0), 0);
 	*f.chan = good;
 	f.chan->subbuf_size = 6000;
@@ -191,24 +193,15 @@ START_TEST(test_tsdl_check)
 }
 END_TEST
 
-static Suite *consumer_suite(void)
-{
-	Suite *s = suite_create("consumer");
-	TCase *shm = tcase_create("shm");
-	TCase *meta = tcase_create("metadata");
-
-	tcase_add_checked_fixture(shm, setup, teardown);
-	tcase_add_test(shm, test_shm_good);
-	tcase_add_test(shm, test_shm_header);
-	tcase_add_test(shm, test_shm_regions);
-	tcase_add_test(shm, test_shm_channel);
-	suite_add_tcase(s, shm);
-	tcase_add_test(meta, test_tsdl_check);
-	suite_add_tcase(s, meta);
-	return s;
-}
-
 int main(void)
 {
-	return check_run(consumer_suite());
+	const struct check_case cases[] = {
+		{ "shm", setup, teardown, 0, {
+			test_shm_good, test_shm_header, test_shm_regions,
+			test_shm_channel, NULL } },
+		{ "metadata", NULL, NULL, 0, {
+			test_tsdl_check, NULL } },
+	};
+
+	return CHECK_RUN_CASES("consumer", cases);
 }

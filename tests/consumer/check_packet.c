@@ -72,12 +72,12 @@ static void extended(struct pkt *p, uint32_t id, uint64_t ts, int32_t vtid)
 }
 
 static const char *layouts[41];
-static struct ust_layout_table table = { layouts, 41, UST_CONTEXT_TID };
+static struct ust_layout_table table = { layouts, 41, UST_CTX_VTID };
 
 static void setup(void)
 {
 	memset(layouts, 0, sizeof(layouts));
-	table.event_context = UST_CONTEXT_TID;
+	table.event_context = UST_CTX_VTID;
 	layouts[0] = "F4";
 	layouts[2] = "S F2";
 	layouts[4] = "";
@@ -248,7 +248,7 @@ START_TEST(test_walk_good)
 END_TEST
 
 /*
- * A channel recorded with UST_CONTEXT_NONE: header then payload, no vtid.
+ * A channel recorded with no context (UST_CONTEXT=none): header then payload, no vtid.
  * The same bytes walked as a vtid channel do not parse.
  */
 START_TEST(test_walk_no_context)
@@ -269,7 +269,7 @@ START_TEST(test_walk_no_context)
 	put(&p, &t2, 8);
 	put(&p, "ab", 3);
 	put(&p, &v, 2);
-	table.event_context = UST_CONTEXT_NONE;
+	table.event_context = 0;
 	ck_assert_int_eq(walk(&p, pkt_close(&p), &res), 0);
 	ck_assert_uint_eq(res.nr_records, 2);
 	ck_assert_int_eq(nr_seen, 2);
@@ -283,7 +283,7 @@ START_TEST(test_walk_no_context)
 	ck_assert_str_eq((const char *)seen[1].payload, "ab");
 	ck_assert_uint_eq(seen[1].payload_size, 5);
 
-	table.event_context = UST_CONTEXT_TID;
+	table.event_context = UST_CTX_VTID;
 	ck_assert_int_eq(walk(&p, p.len, &res), -EINVAL);
 }
 END_TEST
@@ -511,33 +511,20 @@ START_TEST(test_walk_callback_stops)
 }
 END_TEST
 
-static Suite *packet_suite(void)
-{
-	Suite *s = suite_create("packet");
-	TCase *layout = tcase_create("layout");
-	TCase *walker = tcase_create("walk");
-
-	tcase_add_test(layout, test_layout_check);
-	tcase_add_test(layout, test_layout_size);
-	tcase_add_test(layout, test_layout_compound_check);
-	tcase_add_test(layout, test_layout_compound_size);
-	suite_add_tcase(s, layout);
-	tcase_add_checked_fixture(walker, setup, NULL);
-	tcase_add_test(walker, test_walk_good);
-	tcase_add_test(walker, test_walk_no_context);
-	tcase_add_test(walker, test_walk_empty_and_padded);
-	tcase_add_test(walker, test_walk_truncated);
-	tcase_add_test(walker, test_walk_unknown_id);
-	tcase_add_test(walker, test_walk_bad_header);
-	tcase_add_test(walker, test_walk_bad_sizes);
-	tcase_add_test(walker, test_walk_time);
-	tcase_add_test(walker, test_walk_strings);
-	tcase_add_test(walker, test_walk_callback_stops);
-	suite_add_tcase(s, walker);
-	return s;
-}
-
 int main(void)
 {
-	return check_run(packet_suite());
+	const struct check_case cases[] = {
+		{ "layout", NULL, NULL, 0, {
+			test_layout_check, test_layout_size,
+			test_layout_compound_check, test_layout_compound_size,
+			NULL } },
+		{ "walk", setup, NULL, 0, {
+			test_walk_good, test_walk_no_context,
+			test_walk_empty_and_padded, test_walk_truncated,
+			test_walk_unknown_id, test_walk_bad_header,
+			test_walk_bad_sizes, test_walk_time, test_walk_strings,
+			test_walk_callback_stops, NULL } },
+	};
+
+	return CHECK_RUN_CASES("packet", cases);
 }

@@ -6,19 +6,9 @@
 # removed.  (tests/security/ tests the hostile cases, as other users.)
 . "$srcdir/lib.sh"
 
-DEF=/tmp/ltt-usertrace
-MINE=$DEF/$(id -u)
-existed=0 mine_existed=0
-[ -e "$DEF" ] && existed=1
-[ -e "$MINE" ] && mine_existed=1
+use_default_location fakeapp-
 run_fake -s basic -o "$DEF" -k "$CLOCK" -n 100
 t=$(sed -n 's/^dir=//p' "$WORK/sum/$CHILD.summary")
-cleanup() {
-	case "$t" in "$MINE"/fakeapp-*) rm -rf "$t" ;; esac
-	[ $mine_existed = 1 ] || rmdir "$MINE" 2>/dev/null || true
-	[ $existed = 1 ] || rmdir "$DEF" 2>/dev/null || true
-	rm -rf "$WORK"
-}
 [ "$STATUS" = 0 ] || fail "consumer exited $STATUS: $(cat "$WORK/err")"
 no_consumer_errors
 case "$t" in "$MINE"/fakeapp-$CHILD-*) ;; *) fail "trace directory '$t'" ;; esac

@@ -127,6 +127,7 @@ int fake_shm_create(struct fake_shm *f, uint32_t nr_cpus, uint32_t subbuf_size,
 	f->chan->mode = mode;
 	f->chan->subbuf_size = subbuf_size;
 	f->chan->subbuf_count = subbuf_count;
+	f->chan->event_context = UST_CTX_VTID;	/* fake_shm_write()'s records */
 	for (cpu = 0; cpu < nr_cpus; cpu++) {
 		open_packet(f, cpu, 0, ts0);
 		commit(&f->bufs[cpu], UST_PACKET_HEADER_SIZE, ts0);

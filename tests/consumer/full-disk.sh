@@ -6,11 +6,7 @@
 # (consumer/reserve.c): written + lost = committed, for babeltrace2 too.
 . "$srcdir/lib.sh"
 
-[ "$(id -u)" = 0 ] || skip "needs root to mount a small tmpfs"
-mkdir "$WORK/disk"
-mount -t tmpfs -o size=256k tmpfs "$WORK/disk" 2>/dev/null ||
-	skip "cannot mount a tmpfs here"
-cleanup() { umount "$WORK/disk" 2>/dev/null; rm -rf "$WORK"; }
+mount_tmpfs "$WORK/disk" 256k
 # Leave about 60 KiB free.
 dd if=/dev/zero of="$WORK/disk/fill" bs=1k count=196 2>/dev/null || true
 mkdir "$WORK/disk/out"

@@ -1,29 +1,17 @@
-# lib.sh - shared set-up of the consumer tests (sourced).
+# lib.sh - shared set-up of the consumer tests (sourced), on top of
+# tests/lib/common.sh (WORK, fail, skip, CONSUMERD...).
 # SPDX-License-Identifier: GPL-2.0-only
 set -eu
+. "$top_srcdir/tests/lib/common.sh"
 
-: "${top_builddir:?run from make check}"
-: "${builddir:?run from make check}"
-: "${srcdir:?run from make check}"
-CONSUMERD="$top_builddir/consumer/ust-consumerd"
 FAKEAPP="$builddir/fake-app"
-PY="${BT2_PYTHON:-/usr/bin/python3}"
-CHECK="$PY $srcdir/check_trace.py"
+CHECK="$BT2_PYTHON $srcdir/check_trace.py"
 # A fixed session clock: 2023-11-14 22:13:20 UTC at counter value 0.
 CLOCK="mono:1000000000:1700000000:0:c3d2f6a4-93b1-4b5e-8d3f-0123456789ab"
 
-[ -x "$(command -v "${BABELTRACE2:-babeltrace2}")" ] ||
-	{ echo "SKIP: babeltrace2 is not installed"; exit 77; }
-"$PY" -c 'import bt2' 2>/dev/null ||
-	{ echo "SKIP: $PY cannot import bt2 (python3-bt2)"; exit 77; }
-
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/ust-consumer-test.XXXXXX")
-cleanup() { rm -rf "$WORK"; }
-trap 'cleanup' EXIT
+need_babeltrace2
+need_bt2
 mkdir "$WORK/out" "$WORK/sum"
-
-fail() { echo "FAIL: $*"; exit 1; }
-skip() { echo "SKIP: $*"; exit 77; }
 
 # run_fake ARGS...: run fake-app on $WORK/out; its stdout in $WORK/run,
 # stderr (the consumer's too) in $WORK/err.  Sets STATUS and CHILD.

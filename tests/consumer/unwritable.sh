@@ -15,7 +15,7 @@ mkdir "$WORK/ro"
 if [ "$(id -u)" = 0 ]; then
 	mount -t tmpfs -o ro,size=64k tmpfs "$WORK/ro" 2>/dev/null ||
 		{ echo "cannot mount a read-only tmpfs: that case is not tested"; exit 0; }
-	cleanup() { umount "$WORK/ro" 2>/dev/null; rm -rf "$WORK"; }
+	on_exit 'umount "$WORK/ro" 2>/dev/null'
 	reason="Read-only file system"
 else
 	chmod 555 "$WORK/ro"

@@ -145,13 +145,11 @@ END_TEST
 
 int main(void)
 {
-	Suite *s = suite_create("control rules");
-	TCase *tc = tcase_create("rules");
+	const struct check_case cases[] = {
+		{ "rules", NULL, NULL, 0, {
+			trace_patterns, rules_last_match_wins,
+			rules_from_garbage, area_checked, NULL } },
+	};
 
-	tcase_add_test(tc, trace_patterns);
-	tcase_add_test(tc, rules_last_match_wins);
-	tcase_add_test(tc, rules_from_garbage);
-	tcase_add_test(tc, area_checked);
-	suite_add_tcase(s, tc);
-	return check_run(s);
+	return CHECK_RUN_CASES("control rules", cases);
 }

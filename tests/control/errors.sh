@@ -9,7 +9,7 @@ expect_fail 2 "ust ctl: expected PID and an action (see 'ust ctl --help')" "$UST
 expect_fail 2 "ust ctl: expected PID and an action (see 'ust ctl --help')" "$UST" ctl 1
 expect_fail 2 "ust ctl: 'abc' is not a process id" "$UST" ctl abc stop
 expect_fail 2 "ust ctl: '0' is not a process id" "$UST" ctl 0 stop
-expect_fail 2 "ust ctl: unknown action 'frob' (enable, disable, stop or start)" \
+expect_fail 2 "ust ctl: unknown action 'frob' (enable, disable, stop, start, filter or unfilter)" \
 	"$UST" ctl 1 frob
 expect_fail 2 "ust ctl: enable needs a PATTERN (e.g. 'app:*')" "$UST" ctl 1 enable
 expect_fail 2 "ust ctl: unexpected argument 'x'" "$UST" ctl 1 stop x
@@ -17,7 +17,7 @@ expect_fail 2 "ust ctl: --bogus: unknown option" "$UST" ctl --bogus 1 stop
 long=$(printf '%0124d' 0)
 expect_fail 2 "ust ctl: a PATTERN has 1 to 123 characters" "$UST" ctl 1 enable "$long"
 out=$("$UST" ctl --help) || fail "ust ctl --help"
-printf '%s\n' "$out" | grep -q '^Usage: ust ctl PID enable|disable PATTERN | PID stop|start$' ||
+printf '%s\n' "$out" | grep -q '^Usage: ust ctl PID enable|disable|unfilter PATTERN | PID filter PATTERN EXPR | PID stop|start$' ||
 	fail "ust ctl --help: [$out]"
 
 # No such process: one that has exited (and been reaped).

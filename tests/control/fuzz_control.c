@@ -44,7 +44,7 @@ static void setup(void)
 {
 	char err[256];
 
-	if (fake_shm_create(&fake, 1, 65536, 4, UST_MODE_DISCARD, 4242, "fuzzed", 1, false) ||
+	if (fake_shm_create(&fake, 1, 65536, 16, UST_MODE_DISCARD, 4242, "fuzzed", 1, false) ||
 	    CTL_OFFSET + sizeof(struct ust_ctl_area) > fake.size) {
 		fprintf(stderr, "fuzz_control: cannot lay out the shared memory\n");
 		abort();

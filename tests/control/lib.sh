@@ -1,25 +1,16 @@
-# lib.sh - shared set-up of the runtime control tests (sourced).
+# lib.sh - shared set-up of the runtime control tests (sourced), on top
+# of tests/lib/common.sh (WORK, fail, skip, UST, record_env...).
 # SPDX-License-Identifier: GPL-2.0-only
 set -eu
+. "$top_srcdir/tests/lib/common.sh"
 
-: "${top_builddir:?run from make check}"
-: "${top_srcdir:?run from make check}"
-UST="$top_builddir/cli/ust"
 CTLAPP="$top_builddir/tests/control/ctlapp"
-LATE_SO="$(cd "$top_builddir/tests/control/.libs" && pwd)/libctllate.so"
-export UST_CONSUMERD="$top_builddir/consumer/ust-consumerd"
-unset UST_TRACE UST_OUTPUT UST_MODE UST_SUBBUF_SIZE UST_SUBBUF_COUNT UST_READ_TIMER_US
+LATE_SO="$top_builddir/tests/control/.libs/libctllate.so"
+record_env
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/ust-control.XXXXXX")
+# ctlapp, killed at exit if a test ends before stop_app.
 app_pid=
-cleanup() {
-	[ -z "$app_pid" ] || kill -9 "$app_pid" 2>/dev/null || true
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-fail() { echo "FAIL: $*"; exit 1; }
-skip() { echo "SKIP: $*"; exit 77; }
+on_exit '[ -z "$app_pid" ] || kill -9 "$app_pid" 2>/dev/null'
 
 # start_app PATTERNS: ctlapp under `ust record -e PATTERNS -o $WORK/trace`,
 # driven through fds 3 (commands) and 4 (answers); sets app_pid.
@@ -55,18 +46,7 @@ ctl() {
 	[ ! -s "$WORK/ctl.err" ] || fail "ust ctl $*: stderr [$(cat "$WORK/ctl.err")]"
 }
 
-# expect_fail STATUS MESSAGE CMD...: CMD exits STATUS, prints nothing on
-# stdout and exactly MESSAGE on stderr.
-expect_fail() {
-	want_rc=$1 want_err=$2
-	shift 2
-	rc=0
-	"$@" >"$WORK/f.out" 2>"$WORK/f.err" </dev/null || rc=$?
-	[ "$rc" = "$want_rc" ] || fail "$*: exit $rc, expected $want_rc ($(cat "$WORK/f.err"))"
-	[ "$(cat "$WORK/f.err")" = "$want_err" ] ||
-		fail "$*: stderr [$(cat "$WORK/f.err")], expected [$want_err]"
-	[ ! -s "$WORK/f.out" ] || fail "$*: stdout [$(cat "$WORK/f.out")]"
-}
+. "$top_srcdir/tests/lib/expect_fail.sh"
 
 # The app:/late: events of a text trace on stdin, one "name phase seq"
 # line each, sorted: the same for `ust view` and babeltrace2.

@@ -9,6 +9,8 @@ set -eu
 : "${abs_top_srcdir:?run from make check-extended}"
 : "${abs_top_builddir:?run from make check-extended}"
 : "${abs_builddir:?run from make check-extended}"
+top_srcdir=$abs_top_srcdir top_builddir=$abs_top_builddir
+. "$top_srcdir/tests/lib/common.sh"
 
 # The lanes call make themselves; do not inherit the outer make's flags
 # (-k, jobserver fds, TESTS=...).
@@ -18,7 +20,7 @@ LANE=$(basename "$0" .sh)
 START=$(date +%s)
 
 say() { printf '%s: %s\n' "$LANE" "$*"; }
-fail() { say "FAIL: $*"; exit 1; }
+FAIL_PREFIX="$LANE: "
 done_ok() { say "PASS in $(($(date +%s) - START)) s"; exit 0; }
 
 # sanitized_tree DIR CONFIGURE-FLAG: configure (once, or again when

@@ -11,8 +11,6 @@
 #      program left are still drained.
 . "$top_srcdir/tests/faults/lib.sh"
 
-CHECK="${BT2_PYTHON:-/usr/bin/python3} $top_srcdir/tests/integration/check_trace.py"
-
 # start NAME: ust record of faultapp (2 threads x 20 000 events, then the
 # gate, then 20 000 by thread 0 and 2 x 20 000) into $WORK/NAME; sets
 # $rec, $pid (faultapp) and $cpid (its consumer).
@@ -34,9 +32,7 @@ finish() {
 	cat "$WORK/$1.err"
 	[ $status = "$2" ] || fail "$1: exit status $status, want $2"
 	grep -q "no trace was written" "$WORK/$1.err" && fail "$1: no trace?"
-	line=$(grep '^ust record: 1 trace, ' "$WORK/$1.err") || fail "$1: no summary line"
-	written=$(echo "$line" | sed -n 's/^ust record: 1 trace, \([0-9]*\) events written, \([0-9]*\) lost.*/\1/p')
-	lost=$(echo "$line" | sed -n 's/^ust record: 1 trace, \([0-9]*\) events written, \([0-9]*\) lost.*/\2/p')
+	summary_counts "$WORK/$1.err"
 	[ $((written + lost)) = "$3" ] || fail "$1: $written written + $lost lost != $3"
 	grep -q "^ust record:     consumer $cpid killed by SIGKILL; consumer [0-9]* went on with the trace\$" "$WORK/$1.err" ||
 		fail "$1: the death is not said"

@@ -8,13 +8,8 @@
 # A 2 MiB tmpfs; 4 threads x 100 000 events (about 11 MiB).
 . "$top_srcdir/tests/faults/lib.sh"
 
-[ "$(id -u)" = 0 ] || skip "needs root to mount a small tmpfs"
-CHECK="${BT2_PYTHON:-/usr/bin/python3} $top_srcdir/tests/integration/check_trace.py"
-mkdir "$WORK/disk"
-mount -t tmpfs -o size=2m tmpfs "$WORK/disk" 2>/dev/null || skip "cannot mount a tmpfs here"
-mkdir "$WORK/disk2"
-mount -t tmpfs -o size=1m tmpfs "$WORK/disk2" || { umount "$WORK/disk"; skip "cannot mount a second tmpfs"; }
-cleanup() { umount "$WORK/disk" "$WORK/disk2" 2>/dev/null; rm -rf "$WORK"; }
+mount_tmpfs "$WORK/disk" 2m
+mount_tmpfs "$WORK/disk2" 1m
 
 status=0
 "$UST" record -o "$WORK/disk" --subbuf-size 16k --subbuf-count 8 -- \
@@ -22,9 +17,7 @@ status=0
 cat "$WORK/err"
 attempted=$(field attempted "$WORK/out")
 [ "$attempted" = 400000 ] || fail "faultapp: $(cat "$WORK/out")"
-line=$(grep '^ust record: 1 trace, ' "$WORK/err") || fail "no summary line"
-written=$(echo "$line" | sed -n 's/^ust record: 1 trace, \([0-9]*\) events written, \([0-9]*\) lost.*/\1/p')
-lost=$(echo "$line" | sed -n 's/^ust record: 1 trace, \([0-9]*\) events written, \([0-9]*\) lost.*/\2/p')
+summary_counts "$WORK/err"
 [ $((written + lost)) = "$attempted" ] ||
 	fail "$written written + $lost lost != $attempted attempted"
 unwritten=$(sed -n 's/.* lost, of which \([0-9]*\) not written).*/\1/p' "$WORK/err")
@@ -58,9 +51,7 @@ status=0
 wait $rec || status=$?
 cat "$WORK/err2"
 grep -q "no trace was written" "$WORK/err2" && fail "the summary was lost"
-line=$(grep '^ust record: 1 trace, ' "$WORK/err2") || fail "no summary line"
-written=$(echo "$line" | sed -n 's/^ust record: 1 trace, \([0-9]*\) events written, \([0-9]*\) lost.*/\1/p')
-lost=$(echo "$line" | sed -n 's/^ust record: 1 trace, \([0-9]*\) events written, \([0-9]*\) lost.*/\2/p')
+summary_counts "$WORK/err2"
 [ $((written + lost)) = 60000 ] || fail "$written written + $lost lost != 60000 attempted"
 [ "$lost" -gt 0 ] || fail "nothing lost on a full disk?"
 [ $status = 1 ] || fail "exit status $status"

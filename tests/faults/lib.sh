@@ -1,33 +1,25 @@
-# lib.sh - shared set-up of the fault tests (sourced).
+# lib.sh - shared set-up of the fault tests (sourced), on top of
+# tests/lib/common.sh (WORK, fail, skip, UST, record_env, field,
+# consumer_of...).
 # SPDX-License-Identifier: GPL-2.0-only
 set -eu
+. "$top_srcdir/tests/lib/common.sh"
 
-: "${top_builddir:?run from make check}"
-: "${top_srcdir:?run from make check}"
-UST="$top_builddir/cli/ust"
 APP="$top_builddir/tests/faults/faultapp"
-export UST_CONSUMERD="$top_builddir/consumer/ust-consumerd"
-unset UST_TRACE UST_OUTPUT UST_MODE UST_SUBBUF_SIZE UST_SUBBUF_COUNT UST_READ_TIMER_US
+CHECK="$BT2_PYTHON $top_srcdir/tests/integration/check_trace.py"
+record_env
 unset UST_SESSION_CLOCK UST_SUMMARY_DIR
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/ust-faults.XXXXXX")
-cleanup() { rm -rf "$WORK"; }
-trap cleanup EXIT
-
-fail() { echo "FAIL: $*"; exit 1; }
-skip() { echo "SKIP: $*"; exit 77; }
-
-# The value of KEY=N in a line of FILE ("attempted=5 b1_ms=3").
-field() { tr " " "\n" <"$2" | sed -n "s/^$1=//p" | head -n 1; }
-
 # wait_for_line FILE TEXT: until a line of FILE is TEXT (60 s at most).
+has_line() { grep -qx "$2" "$1" 2>/dev/null; }
 wait_for_line() {
-	i=0
-	until grep -qx "$2" "$1" 2>/dev/null; do
-		i=$((i + 1))
-		[ $i -lt 600 ] || fail "no line '$2' in $1 after 60 s: $(cat "$1")"
-		sleep 0.1
-	done
+	wait_for 60 "no line '$2' in $1 after 60 s" has_line "$1" "$2"
 }
 
-. "$top_srcdir/tests/procs.sh"
+# summary_counts FILE: $written and $lost from ust record's totals line
+# in FILE (one trace).
+summary_counts() {
+	ust_line=$(grep '^ust record: 1 trace, ' "$1") || fail "no summary line in $1: $(cat "$1")"
+	written=$(echo "$ust_line" | sed -n 's/^ust record: 1 trace, \([0-9]*\) events written, .*/\1/p')
+	lost=$(echo "$ust_line" | sed -n 's/^ust record: 1 trace, [0-9]* events written, \([0-9]*\) lost.*/\1/p')
+}

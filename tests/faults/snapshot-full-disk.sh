@@ -7,10 +7,8 @@
 # buffer alone is more than the disk: a snapshot holds at least that).
 . "$top_srcdir/tests/faults/lib.sh"
 
-[ "$(id -u)" = 0 ] || skip "needs root to mount a small tmpfs"
-mkdir "$WORK/disk"
-mount -t tmpfs -o size=256k tmpfs "$WORK/disk" 2>/dev/null || skip "cannot mount a tmpfs here"
-cleanup() { umount "$WORK/disk" 2>/dev/null; rm -rf "$WORK"; }
+need_babeltrace2
+mount_tmpfs "$WORK/disk" 256k
 
 "$UST" record --flight-recorder --subbuf-size 64k --subbuf-count 8 -o "$WORK/disk" -- \
 	"$APP" -t 2 -P -n 100000 -g "$WORK/go" >"$WORK/out" 2>"$WORK/err" &

@@ -83,20 +83,13 @@ START_TEST(test_claimed_not_served)
 }
 END_TEST
 
-static Suite *request_suite(void)
-{
-	Suite *s = suite_create("flight request");
-	TCase *tc = tcase_create("I10");
-
-	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_test(tc, test_timeout_while_serving);
-	tcase_add_test(tc, test_timeout_before_serving);
-	tcase_add_test(tc, test_claimed_not_served);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return check_run(request_suite());
+	const struct check_case cases[] = {
+		{ "I10", setup, NULL, 0, {
+			test_timeout_while_serving, test_timeout_before_serving,
+			test_claimed_not_served, NULL } },
+	};
+
+	return CHECK_RUN_CASES("flight request", cases);
 }

@@ -4,7 +4,7 @@
 . "$top_srcdir/tests/integration/lib.sh"
 
 APP="$top_builddir/tests/flight/flight-app"
-CHECK="${BT2_PYTHON:-/usr/bin/python3} $top_srcdir/tests/flight/check_snapshot.py"
+CHECK="$BT2_PYTHON $top_srcdir/tests/flight/check_snapshot.py"
 
 # The one directory matching GLOB, else fail.
 one_dir() {
@@ -15,12 +15,7 @@ one_dir() {
 
 # Wait (at most 10 s) until FILE exists.
 wait_file() {
-	n=0
-	until [ -e "$1" ]; do
-		n=$((n + 1))
-		[ $n -lt 1000 ] || fail "$1 did not appear"
-		sleep 0.01
-	done
+	wait_for 10 "$1 did not appear" test -e "$1"
 }
 
 # Start `ust record --flight-recorder -o $WORK/NAME` of flight-app running

@@ -155,20 +155,6 @@ START_TEST(object_moved_to_another_address)
 }
 END_TEST
 
-static Suite *symbols_suite(void)
-{
-	Suite *s = suite_create("symbols");
-	TCase *tc = tcase_create("resolve");
-
-	tcase_add_test(tc, shared_library_function);
-	tcase_add_test(tc, pie_program_function);
-	tcase_add_test(tc, unknown_address);
-	tcase_add_test(tc, build_id_mismatch_is_not_trusted);
-	tcase_add_test(tc, object_moved_to_another_address);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main_for_test(void)
 {
 	return local_function(1) + callee_work(1);
@@ -176,5 +162,12 @@ int main_for_test(void)
 
 int main(void)
 {
-	return check_run(symbols_suite());
+	const struct check_case cases[] = {
+		{ "resolve", NULL, NULL, 0, {
+			shared_library_function, pie_program_function,
+			unknown_address, build_id_mismatch_is_not_trusted,
+			object_moved_to_another_address, NULL } },
+	};
+
+	return CHECK_RUN_CASES("symbols", cases);
 }

@@ -26,19 +26,20 @@ n=$(grep ' ust_cyg_profile:func_entry: ' "$WORK/bt2" | grep -c "addr = $fib,")
 [ "$n" = 21891 ] || fail "babeltrace2: fib at $fib entered $n times"
 
 # debug_link: for every object described with has_debug_link = 1 (Debian's
-# libc has one), the file name and CRC that objcopy finds in the file.
+# libc has one), the file name and CRC that objcopy finds in the file (the
+# CRC in decimal, as LTTng-UST declares it).
 n=0
 for path in $(sed -n 's/.*lttng_ust_statedump:bin_info: .*path = "\([^"]*\)".*has_debug_link = 1 .*/\1/p' "$WORK/bt2"); do
 	objcopy --dump-section .gnu_debuglink="$WORK/dl" "$path" "$WORK/junk" ||
 		fail "objcopy $path"
 	size=$(wc -c <"$WORK/dl")
-	crc=$(od -An -tx4 -j $((size - 4)) "$WORK/dl" | tr -d ' ' | tr a-f A-F | sed 's/^0*//')
+	crc=$(od -An -tu4 -j $((size - 4)) "$WORK/dl" | tr -d ' ')
 	name=$(tr '\0' '\n' <"$WORK/dl" | head -n 1)
 	base=$(grep ' lttng_ust_statedump:bin_info: ' "$WORK/bt2" | grep -F "path = \"$path\"" |
 		sed -n 's/.*baddr = \(0x[0-9A-F]*\),.*/\1/p')
 	grep ' lttng_ust_statedump:debug_link: ' "$WORK/bt2" |
-		grep -qF "baddr = $base, crc = 0x$crc, filename = \"$name\"" ||
-		fail "no debug_link {$base, 0x$crc, $name} for $path"
+		grep -qF "baddr = $base, crc = $crc, filename = \"$name\"" ||
+		fail "no debug_link {$base, $crc, $name} for $path"
 	n=$((n + 1))
 done
 [ "$(grep -c ' lttng_ust_statedump:debug_link: ' "$WORK/bt2")" = $n ] ||

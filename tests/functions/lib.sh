@@ -1,5 +1,5 @@
 # lib.sh - shared set-up of the function-tracing tests (sourced), on top
-# of the integration tests' (WORK, fail, UST, UST_CONSUMERD).
+# of the integration tests' (tests/lib/common.sh, UST_CONSUMERD, STRESS).
 # SPDX-License-Identifier: GPL-2.0-only
 . "$top_srcdir/tests/integration/lib.sh"
 

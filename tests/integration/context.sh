@@ -4,7 +4,7 @@
 # stress:tick record is exactly 4 bytes smaller than with the default
 # (--context=tid), and a bad value is refused.
 . "$top_srcdir/tests/integration/lib.sh"
-SIZES="${BT2_PYTHON:-/usr/bin/python3} $top_srcdir/tests/integration/record_sizes.py"
+SIZES="$BT2_PYTHON $top_srcdir/tests/integration/record_sizes.py"
 unset UST_CONTEXT
 
 # record CONTEXT: 2 threads x 50 000 stress:tick (payload: uint32 thread,
@@ -48,11 +48,11 @@ grep -q 'stress:tick: { cpu_id = [0-9]* }, { thread = 1, seq = 49999 }$' "$WORK/
 # Bad values: ust record refuses; libust warns and keeps the default.
 "$UST" record --context=pid -o "$WORK/bad" -- true >"$WORK/bad.out" 2>"$WORK/bad.err" &&
 	fail "--context=pid accepted"
-[ "$(cat "$WORK/bad.err")" = "ust record: invalid --context 'pid': must be 'tid' or 'none'" ] ||
+[ "$(cat "$WORK/bad.err")" = "ust record: invalid --context 'pid': unknown context 'pid' (contexts: vtid (or tid), vpid, procname, ip, pthread_id, or none)" ] ||
 	fail "--context=pid: $(cat "$WORK/bad.err")"
 UST_CONTEXT=pid "$UST" record -o "$WORK/env" -- "$STRESS" -n 10 >/dev/null 2>"$WORK/env.err" ||
 	fail "UST_CONTEXT=pid: $(cat "$WORK/env.err")"
-grep -qxF "ust: ignoring UST_CONTEXT='pid': must be 'tid' or 'none'" "$WORK/env.err" ||
+grep -qxF "ust: ignoring UST_CONTEXT='pid': unknown context 'pid'" "$WORK/env.err" ||
 	fail "UST_CONTEXT=pid: $(cat "$WORK/env.err")"
 grep -q "_vtid" "$WORK"/env/*/metadata || fail "UST_CONTEXT=pid: not the tid default"
 exit 0

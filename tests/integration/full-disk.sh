@@ -3,11 +3,7 @@
 # on, and what was written stays a readable trace of whole packets.
 . "$top_srcdir/tests/integration/lib.sh"
 
-[ "$(id -u)" = 0 ] || skip "needs root to mount a small tmpfs"
-mkdir "$WORK/disk"
-mount -t tmpfs -o size=96k tmpfs "$WORK/disk" 2>/dev/null ||
-	skip "cannot mount a tmpfs here"
-cleanup() { umount "$WORK/disk" 2>/dev/null; rm -rf "$WORK"; }
+mount_tmpfs "$WORK/disk" 96k
 
 status=0
 "$UST" record -o "$WORK/disk" --subbuf-size 64k --subbuf-count 4 -- \

@@ -14,7 +14,7 @@ grep -q "WARNING: Tracer may have discarded events" "$WORK/bt" ||
 	fail "babeltrace2 did not report the dropped event"
 ! grep -v "WARNING: Tracer may have discarded events" "$WORK/bt" |
 	grep -q . || fail "babeltrace2 printed: $(cat "$WORK/bt")"
-"${BT2_PYTHON:-/usr/bin/python3}" "$top_srcdir/tests/integration/check_roundtrip.py" "$WORK/t"
+"$BT2_PYTHON" "$top_srcdir/tests/integration/check_roundtrip.py" "$WORK/t"
 # Descriptions are comments of the event blocks, comment ends broken.
 meta=$(find "$WORK/t" -name metadata)
 grep -qxF '	/* description: Sequences of integers and floats, every length size. */' "$meta" ||

@@ -5,7 +5,7 @@
 # read back by babeltrace2, every event and value exact.
 . "$top_srcdir/tests/integration/lib.sh"
 
-command -v babeltrace2 >/dev/null || skip "babeltrace2 not installed"
+need_babeltrace2
 
 # events DIR: the events of the trace in DIR, "name: payload" per line.
 events() {

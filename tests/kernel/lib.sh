@@ -1,28 +1,31 @@
-# lib.sh - shared set-up of the kernel bridge tests (sourced).
+# lib.sh - shared set-up of the kernel bridge tests (sourced), on top of
+# tests/lib/common.sh (WORK, fail, skip, UST, KERNELD, record_env...).
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Kernel tracing needs root: as another user every test SKIPs (77),
 # except no-permission.sh, which needs root to become another user.
 set -eu
+. "$top_srcdir/tests/lib/common.sh"
 
-: "${top_builddir:?run from make check}"
-: "${top_srcdir:?run from make check}"
-UST="$top_builddir/cli/ust"
 KWORK="$top_builddir/tests/kernel/kworkload"
-CHECK="${BT2_PYTHON:-/usr/bin/python3} $top_srcdir/tests/kernel/check_kernel.py"
-export UST_CONSUMERD="$top_builddir/consumer/ust-consumerd"
-export UST_KERNELD="$top_builddir/consumer/kernel/ust-kerneld"
-unset UST_TRACE UST_OUTPUT UST_MODE UST_SUBBUF_SIZE UST_SUBBUF_COUNT UST_READ_TIMER_US
+CHECK="$BT2_PYTHON $top_srcdir/tests/kernel/check_kernel.py"
+record_env
+export UST_KERNELD="$KERNELD"
 unset UST_TRACEFS
 
-fail() { echo "FAIL: $*"; exit 1; }
-skip() { echo "SKIP: $*"; exit 77; }
+# A test with a part that runs as any user sets KERNEL_LIB_ANY_USER=1
+# and checks root itself before its kernel part.
+[ -n "${KERNEL_LIB_ANY_USER:-}" ] || need_root "kernel events need root"
 
-[ "$(id -u)" = 0 ] || skip "kernel events need root"
-
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/ust-ktest.XXXXXX")
-cleanup() { rm -rf "$WORK"; }
-trap cleanup EXIT
+# A tracefs mounted under $WORK (mount.sh) is detached before $WORK is
+# removed: removing files under it would remove the ftrace instances of
+# other sessions.
+detach_mounts() {
+	for m in $(awk -v w="$WORK/" 'index($2, w) == 1 { print $2 }' /proc/mounts); do
+		umount -l "$m"
+	done
+}
+on_exit detach_mounts
 
 # ftrace instances of bridges (ust-<pid>) whose bridge is gone: each
 # must remove its instance, whatever the other tests run meanwhile.

@@ -4,9 +4,7 @@
 # records the user-space trace; its exit status is CMD's.
 . "$top_srcdir/tests/kernel/lib.sh"
 
-. "$top_srcdir/tests/stage.sh"
-
-command -v setpriv >/dev/null || skip "setpriv (util-linux) is missing"
+need_cmd setpriv
 chmod 0755 "$WORK"
 mkdir "$WORK/t" "$WORK/empty"
 chmod 1777 "$WORK/t"

@@ -304,27 +304,18 @@ START_TEST(test_time_format)
 }
 END_TEST
 
-static Suite *reader_suite(void)
-{
-	Suite *s = suite_create("reader");
-	TCase *tc = tcase_create("tsdl");
-
-	tcase_add_test(tc, test_parse_consumer_metadata);
-	tcase_add_test(tc, test_parse_errors);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("time");
-	tcase_add_test(tc, test_clock_ns);
-	tcase_add_test(tc, test_timestamp_rebuild);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("format");
-	tcase_add_test(tc, test_number_format);
-	tcase_add_test(tc, test_number_memo_fresh);
-	tcase_add_test(tc, test_time_format);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return check_run(reader_suite());
+	const struct check_case cases[] = {
+		{ "tsdl", NULL, NULL, 0, {
+			test_parse_consumer_metadata, test_parse_errors,
+			NULL } },
+		{ "time", NULL, NULL, 0, {
+			test_clock_ns, test_timestamp_rebuild, NULL } },
+		{ "format", NULL, NULL, 0, {
+			test_number_format, test_number_memo_fresh,
+			test_time_format, NULL } },
+	};
+
+	return CHECK_RUN_CASES("reader", cases);
 }

@@ -1,22 +1,11 @@
-# lib.sh - shared set-up of the reader tests (sourced).
+# lib.sh - shared set-up of the reader tests (sourced), on top of
+# tests/lib/common.sh (WORK, fail, skip, UST, record_env...).
 # SPDX-License-Identifier: GPL-2.0-only
 set -eu
+. "$top_srcdir/tests/lib/common.sh"
 
-: "${top_builddir:?run from make check}"
-: "${top_srcdir:?run from make check}"
-top_builddir=$(cd "$top_builddir" && pwd)	# the tests cd elsewhere
-top_srcdir=$(cd "$top_srcdir" && pwd)
-UST="$top_builddir/cli/ust"
 STRESS="$top_builddir/tests/integration/stress"
-export UST_CONSUMERD="$top_builddir/consumer/ust-consumerd"
-unset UST_TRACE UST_OUTPUT UST_MODE UST_SUBBUF_SIZE UST_SUBBUF_COUNT UST_READ_TIMER_US
-
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/ust-reader-test.XXXXXX")
-cleanup() { rm -rf "$WORK"; }
-trap cleanup EXIT
-
-fail() { echo "FAIL: $*"; exit 1; }
-skip() { echo "SKIP: $*"; exit 77; }
+record_env
 
 # record NAME [record options] -- stress options
 record() {

@@ -7,8 +7,7 @@
 . "$top_srcdir/tests/reader/lib.sh"
 
 [ -x "$STRESS" ] || skip "stress not built"
-command -v timeout >/dev/null || skip "no timeout command"
-command -v taskset >/dev/null || skip "no taskset command"
+need_cmd timeout taskset
 taskset -c 0,1 true 2>/dev/null || skip "CPUs 0 and 1 are not both available"
 
 # about 3 s of tracing: 2 threads x 6000 events at 2 events per ms

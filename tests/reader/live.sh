@@ -5,7 +5,7 @@
 . "$top_srcdir/tests/reader/lib.sh"
 
 [ -x "$STRESS" ] || skip "stress not built"
-command -v timeout >/dev/null || skip "no timeout command"
+need_cmd timeout
 
 # about 1 s of tracing: 2 threads x 4000 events at 4 events per ms
 "$UST" record -o "$WORK/s" -- "$STRESS" -t 2 -n 4000 -r 4 >"$WORK/rec" 2>&1 &

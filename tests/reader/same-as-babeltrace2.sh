@@ -4,7 +4,7 @@
 # Nothing is normalized: both run in the same directory, with the same TZ.
 . "$top_srcdir/tests/reader/lib.sh"
 
-command -v babeltrace2 >/dev/null || skip "babeltrace2 not installed"
+need_babeltrace2
 [ -x "$STRESS" ] || skip "stress not built"
 
 record values -- "$STRESS" -v

@@ -7,7 +7,7 @@
 # from the workload.
 . "$top_srcdir/tests/reader/lib.sh"
 
-command -v babeltrace2 >/dev/null || skip "babeltrace2 not installed"
+need_babeltrace2
 [ -x "$STRESS" ] || skip "stress not built"
 
 # 2 processes (fork) x 2 threads x 300 events; every 8th is stress:text

@@ -7,7 +7,7 @@
 GEN="$top_srcdir/tests/report/gen-kernel-trace.py"
 [ -x "$STRESS" ] || skip "stress not built"
 [ -x /usr/bin/python3 ] || skip "no /usr/bin/python3"
-command -v babeltrace2 >/dev/null || skip "babeltrace2 not installed"
+need_babeltrace2
 
 # ~1 s of user events (2 events per ms), the kernel's 1 s starting
 # half a second before the first user event

@@ -1,5 +1,8 @@
 # lib.sh - the security tests: real programs run as unprivileged users,
-# each test in a private /tmp (sourced, POSIX sh).
+# each test in a private /tmp (sourced, POSIX sh), on top of
+# tests/lib/common.sh (WORK, fail, skip, need_*, stage...).  The scenario
+# itself runs where the build tree may be hidden: it has its own few
+# helpers (scenario.sh).
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The default output location (/tmp/ltt-usertrace) is one path shared by
@@ -13,39 +16,29 @@
 # and removed at exit.  Without root, unshare, setpriv or useradd, the
 # tests SKIP with the reason.
 set -eu
+. "$top_srcdir/tests/lib/common.sh"
 
-: "${top_builddir:?run from make check}"
-: "${top_srcdir:?run from make check}"
-
-fail() { echo "FAIL: $*"; exit 1; }
-skip() { echo "SKIP: $*"; exit 77; }
-
-[ "$(id -u)" = 0 ] || skip "needs root (to create users and a private /tmp)"
-for c in unshare setpriv useradd userdel; do
-	command -v $c >/dev/null || skip "$c is missing"
-done
+need_root "needs root (to create users and a private /tmp)"
+need_cmd unshare setpriv useradd userdel
 unshare -m true 2>/dev/null || skip "cannot create a mount namespace here"
 [ -x "$top_builddir/tests/faults/faultapp" ] ||
 	skip "tests/faults/faultapp is not built (make -C tests/faults faultapp)"
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/ust-security.XXXXXX")
 USER_A=ust$$a
 USER_B=ust$$b
-cleanup() {
+remove_users() {
 	userdel "$USER_A" 2>/dev/null || true
 	userdel "$USER_B" 2>/dev/null || true
-	rm -rf "$WORK"
 }
-trap cleanup EXIT
+on_exit remove_users
 for u in "$USER_A" "$USER_B"; do
 	useradd --system --no-create-home --shell /bin/sh "$u" ||
 		skip "useradd $u failed"
 done
 
 # The programs the scenario runs, libust and the helpers, in $WORK/stage.
-. "$top_srcdir/tests/stage.sh"
-stage "$WORK/stage" "$top_builddir/cli/ust" "$top_builddir/consumer/ust-consumerd" \
-	"$top_builddir/tests/faults/faultapp" || fail "cannot copy the programs"
+stage "$WORK/stage" "$UST" "$CONSUMERD" "$top_builddir/tests/faults/faultapp" ||
+	fail "cannot copy the programs"
 cp "$top_srcdir/tests/security/scenario.sh" "$WORK/stage/"
 
 # run_scenario: the test's stdin, a shell script, run as root after

@@ -303,11 +303,23 @@ static void child_main(unsigned int c)
 	_exit(1);
 }
 
-static void reap_one(void)
+/*
+ * Wait for the worker `pid`.  Not wait(): an exec'd worker's consumer is
+ * our child too (libust starts it as its traced process's sibling), so
+ * counting wait() calls would count consumers and leave workers running
+ * (doc/consumer.md).
+ */
+static void reap(pid_t pid)
 {
 	int status;
 
-	if (wait(&status) < 0 || !WIFEXITED(status) || WEXITSTATUS(status)) {
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			perror("storm: waitpid");
+			exit(1);
+		}
+	}
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
 		fprintf(stderr, "storm: a child failed (status 0x%x)\n", status);
 		exit(1);
 	}
@@ -315,14 +327,13 @@ static void reap_one(void)
 
 static void fork_load(void)
 {
-	unsigned int c, alive = 0;
+	pid_t wave[FORK_WAVE];
+	unsigned int c;
 	pid_t pid;
 
 	for (c = 0; c < o.count; c++) {
-		if (alive == FORK_WAVE) {
-			reap_one();
-			alive--;
-		}
+		if (c >= FORK_WAVE)
+			reap(wave[c % FORK_WAVE]);	/* the oldest alive */
 		fflush(stdout);
 		pid = fork();
 		if (pid < 0) {
@@ -331,10 +342,10 @@ static void fork_load(void)
 		}
 		if (pid == 0)
 			child_main(c);
-		alive++;
+		wave[c % FORK_WAVE] = pid;
 	}
-	while (alive--)
-		reap_one();
+	for (c = o.count > FORK_WAVE ? o.count - FORK_WAVE : 0; c < o.count; c++)
+		reap(wave[c % FORK_WAVE]);
 }
 
 /* --- hostile: scribbling over the shared memory ---------------------- */

@@ -11,7 +11,7 @@
 . "${srcdir:-.}/test-lib.sh"
 
 bad=$srcdir/bad
-out=$scratch/out
+out=$WORK/out
 mkdir "$out"
 nr=0
 
@@ -23,10 +23,10 @@ while IFS= read -r expect; do
 		continue
 	fi
 	# Run from bad/ so that the file name in messages is the bare one.
-	(cd "$bad" && "$TPGEN" -o "$out" "$file") >"$scratch/stdout" \
-		2>"$scratch/stderr"
+	(cd "$bad" && "$TPGEN" -o "$out" "$file") >"$WORK/stdout" \
+		2>"$WORK/stderr"
 	status=$?
-	got=$(cat "$scratch/stderr")
+	got=$(cat "$WORK/stderr")
 	if [ "$status" -ne 1 ]; then
 		fail "$file: exit status $status, expected 1"
 	elif [ "$got" != "$expect" ]; then
@@ -34,7 +34,7 @@ while IFS= read -r expect; do
 	$got
 expected
 	$expect"
-	elif [ -s "$scratch/stdout" ]; then
+	elif [ -s "$WORK/stdout" ]; then
 		fail "$file: wrote to stdout"
 	elif [ -n "$(entries "$out")" ]; then
 		fail "$file: left files in OUTDIR: $(entries "$out")"

@@ -326,26 +326,15 @@ START_TEST(test_too_big_dropped)
 }
 END_TEST
 
-static Suite *compound_suite(void)
-{
-	Suite *s = suite_create("compound");
-	TCase *tc = tcase_create("probes");
-
-	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_test(tc, test_layouts);
-	tcase_add_test(tc, test_flat);
-	tcase_add_test(tc, test_flat_empty_and_clamped);
-	tcase_add_test(tc, test_packed);
-	tcase_add_test(tc, test_nested);
-	tcase_add_test(tc, test_variant_options);
-	tcase_add_test(tc, test_variant_bad_tag);
-	tcase_add_test(tc, test_variants_in_sequence);
-	tcase_add_test(tc, test_too_big_dropped);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return check_run(compound_suite());
+	const struct check_case cases[] = {
+		{ "probes", setup, NULL, 0, {
+			test_layouts, test_flat, test_flat_empty_and_clamped,
+			test_packed, test_nested, test_variant_options,
+			test_variant_bad_tag, test_variants_in_sequence,
+			test_too_big_dropped, NULL } },
+	};
+
+	return CHECK_RUN_CASES("compound", cases);
 }

@@ -536,42 +536,22 @@ START_TEST(test_structs)
 }
 END_TEST
 
-static Suite *generated_suite(void)
-{
-	Suite *s = suite_create("generated");
-	TCase *reg = tcase_create("registration");
-	TCase *probes = tcase_create("probes");
-
-	tcase_add_test(reg, test_providers_registered);
-	tcase_add_test(reg, test_descriptors);
-	tcase_add_test(reg, test_destructors_unregister);
-	suite_add_tcase(s, reg);
-
-	tcase_add_checked_fixture(probes, setup, NULL);
-	tcase_add_test(probes, test_disabled_writes_nothing);
-	tcase_add_test(probes, test_signed_ints);
-	tcase_add_test(probes, test_unsigned_ints);
-	tcase_add_test(probes, test_strings);
-	tcase_add_test(probes, test_string_terminator_is_ours);
-	tcase_add_test(probes, test_empty_event);
-	tcase_add_test(probes, test_two_facilities);
-	suite_add_tcase(s, probes);
-
-	probes = tcase_create("types");
-	tcase_add_checked_fixture(probes, setup, NULL);
-	tcase_add_test(probes, test_types_descriptors);
-	tcase_add_test(probes, test_host_ints);
-	tcase_add_test(probes, test_floats);
-	tcase_add_test(probes, test_enums);
-	tcase_add_test(probes, test_byte_orders);
-	tcase_add_test(probes, test_arrays);
-	tcase_add_test(probes, test_null_compounds);
-	tcase_add_test(probes, test_structs);
-	suite_add_tcase(s, probes);
-	return s;
-}
-
 int main(void)
 {
-	return check_run(generated_suite());
+	const struct check_case cases[] = {
+		{ "registration", NULL, NULL, 0, {
+			test_providers_registered, test_descriptors,
+			test_destructors_unregister, NULL } },
+		{ "probes", setup, NULL, 0, {
+			test_disabled_writes_nothing, test_signed_ints,
+			test_unsigned_ints, test_strings,
+			test_string_terminator_is_ours, test_empty_event,
+			test_two_facilities, NULL } },
+		{ "types", setup, NULL, 0, {
+			test_types_descriptors, test_host_ints, test_floats,
+			test_enums, test_byte_orders, test_arrays,
+			test_null_compounds, test_structs, NULL } },
+	};
+
+	return CHECK_RUN_CASES("generated", cases);
 }

@@ -16,12 +16,18 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <ust/loglevel.h>
+
 #include "../check_run.h"
+#include "nameset.h"
 #include "validate.h"
 #include "emit.h"
 #include "output.h"
 #include "parse.h"
 #include "payload.h"
+
+/* The emitters' options of a plain `tpgen` run. */
+static const struct tp_emit_options emit_sdt = { .sdt = true };
 
 /* Messages of the stage under test, collected in memory. */
 static char *diag_buf;
@@ -204,7 +210,11 @@ START_TEST(test_parse_reports_all)
 	ck_assert_ptr_null(fac);
 	ck_assert_str_eq(diag_text(),
 		"t.xml:2: event without a name\n"
-		"t.xml:2: invalid loglevel '-1': expected an integer from 0 to 14\n"
+		"t.xml:2: invalid loglevel '-1': expected an integer from 0 to 14 or one of "
+		"TRACE_EMERG, TRACE_ALERT, TRACE_CRIT, TRACE_ERR, TRACE_WARNING, "
+		"TRACE_NOTICE, TRACE_INFO, TRACE_DEBUG_SYSTEM, TRACE_DEBUG_PROGRAM, "
+		"TRACE_DEBUG_PROCESS, TRACE_DEBUG_MODULE, TRACE_DEBUG_UNIT, "
+		"TRACE_DEBUG_FUNCTION, TRACE_DEBUG_LINE, TRACE_DEBUG\n"
 		"t.xml:3: invalid size '16' in <int>: expected 1, 2, 4 or 8\n"
 		"t.xml:3: invalid base 'hex' in <int>: expected 2, 8, 10 or 16\n"
 		"t.xml:4: field without a name\n"
@@ -213,6 +223,33 @@ START_TEST(test_parse_reports_all)
 		"t.xml:7: unknown element <struct> in <event>\n"
 		"t.xml:8: invalid size '08' in <uint>: expected 1, 2, 4 or 8\n"
 		"t.xml:8: invalid base ' 16' in <uint>: expected 2, 8, 10 or 16\n");
+}
+END_TEST
+
+/* LTTng's names of the levels, and numbers, in the XML and the schema. */
+START_TEST(test_parse_loglevel_names)
+{
+	xmlDocPtr doc;
+	struct tp_facility *fac = parse_string(
+		"<facility name='f'>\n"
+		"<event name='a' loglevel='TRACE_EMERG'/>\n"
+		"<event name='b' loglevel='TRACE_ERR'/>\n"
+		"<event name='c' loglevel='TRACE_DEBUG_LINE'/>\n"
+		"<event name='d' loglevel='TRACE_DEBUG'/>\n"
+		"<event name='e' loglevel='9'/>\n"
+		"</facility>\n", &doc);
+
+	ck_assert_ptr_nonnull(fac);
+	ck_assert_int_eq(tp_schema_validate(doc, &diag), 0);
+	ck_assert_str_eq(diag_text(), "");
+	ck_assert_uint_eq(fac->nr_events, 5);
+	ck_assert_int_eq(fac->events[0].loglevel, 0);
+	ck_assert_int_eq(fac->events[1].loglevel, 3);
+	ck_assert_int_eq(fac->events[2].loglevel, 13);
+	ck_assert_int_eq(fac->events[3].loglevel, 14);
+	ck_assert_int_eq(fac->events[4].loglevel, 9);
+	tp_facility_free(fac);
+	xmlFreeDoc(doc);
 }
 END_TEST
 
@@ -226,6 +263,81 @@ START_TEST(test_parse_syntax_error_first_only)
 	ck_assert_ptr_null(fac);
 	ck_assert_str_eq(diag_text(),
 		"t.xml:3: Opening and ending tag mismatch: event line 2 and facility\n");
+}
+END_TEST
+
+/* the log level names (include/ust/loglevel.h) */
+
+START_TEST(test_loglevel_table)
+{
+	static const char *const names[] = {
+		"TRACE_EMERG", "TRACE_ALERT", "TRACE_CRIT", "TRACE_ERR",
+		"TRACE_WARNING", "TRACE_NOTICE", "TRACE_INFO",
+		"TRACE_DEBUG_SYSTEM", "TRACE_DEBUG_PROGRAM",
+		"TRACE_DEBUG_PROCESS", "TRACE_DEBUG_MODULE", "TRACE_DEBUG_UNIT",
+		"TRACE_DEBUG_FUNCTION", "TRACE_DEBUG_LINE", "TRACE_DEBUG",
+	};
+	static const char *const invalid[] = {
+		"", "15", "00", "01", "-1", "+3", " 3", "3 ", "1a", "ERR",
+		"trace_err", "TRACE_ERR ", "TRACE_", "TRACE_DEBUG_",
+	};
+	char digits[4];
+	int level;
+	size_t i;
+
+	ck_assert_int_eq(UST_LOGLEVEL_MAX, 14);
+	ck_assert_int_eq(UST_LOGLEVEL_ERR, 3);
+	ck_assert_int_eq(UST_LOGLEVEL_DEBUG, 14);
+	for (level = 0; level <= UST_LOGLEVEL_MAX; level++) {
+		ck_assert_str_eq(ust_loglevel_name(level), names[level]);
+		ck_assert_int_eq(ust_loglevel_parse(names[level]), level);
+		snprintf(digits, sizeof(digits), "%d", level);
+		ck_assert_int_eq(ust_loglevel_parse(digits), level);
+	}
+	ck_assert_ptr_null(ust_loglevel_name(-1));
+	ck_assert_ptr_null(ust_loglevel_name(15));
+	for (i = 0; i < sizeof(invalid) / sizeof(invalid[0]); i++)
+		ck_assert_msg(ust_loglevel_parse(invalid[i]) == -1,
+			      "'%s' parsed", invalid[i]);
+}
+END_TEST
+
+/* name sets (nameset.c) */
+
+START_TEST(test_nameset)
+{
+	enum { NR = 20000 };
+	static char names[NR][8];
+	struct tp_nameset set;
+	size_t i, first;
+
+	tp_nameset_init(&set, false);
+	ck_assert(!tp_nameset_find(&set, "a", &first));
+	for (i = 0; i < NR; i++) {
+		snprintf(names[i], sizeof(names[i]), "n%zu", i);
+		ck_assert_int_eq(tp_nameset_add(&set, names[i], i, &first), 0);
+	}
+	ck_assert_uint_eq(set.nr, NR);
+	for (i = 0; i < NR; i++) {
+		ck_assert(tp_nameset_find(&set, names[i], &first));
+		ck_assert_uint_eq(first, i);
+		ck_assert_int_eq(tp_nameset_add(&set, names[i], NR + i, &first), 1);
+		ck_assert_uint_eq(first, i);
+	}
+	ck_assert(!tp_nameset_find(&set, "N1", &first));
+	ck_assert(!tp_nameset_find(&set, "n", &first));
+	ck_assert_uint_eq(set.nr, NR);
+	tp_nameset_clear(&set);
+	ck_assert(!tp_nameset_find(&set, "n1", &first));
+
+	tp_nameset_init(&set, true);
+	ck_assert_int_eq(tp_nameset_add(&set, "Idle", 0, &first), 0);
+	ck_assert_int_eq(tp_nameset_add(&set, "BUSY", 1, &first), 0);
+	ck_assert_int_eq(tp_nameset_add(&set, "IDLE", 2, &first), 1);
+	ck_assert_uint_eq(first, 0);
+	ck_assert(tp_nameset_find(&set, "busy", &first));
+	ck_assert_uint_eq(first, 1);
+	tp_nameset_clear(&set);
 }
 END_TEST
 
@@ -448,7 +560,7 @@ START_TEST(test_output_writes_both)
 		"<facility name='f'><event name='e'/></facility>", NULL);
 	char *names;
 
-	ck_assert_int_eq(tp_output_write(fac, outdir, "f.xml", &diag), 0);
+	ck_assert_int_eq(tp_output_write(fac, outdir, "f.xml", &emit_sdt, &diag), 0);
 	names = list_dir(outdir);
 	ck_assert_str_eq(names, "f_tp.c f_tp.h ");
 	free(names);
@@ -463,7 +575,7 @@ START_TEST(test_output_missing_dir)
 	char *missing, *expect;
 
 	ck_assert(asprintf(&missing, "%s/nope", outdir) > 0);
-	ck_assert_int_eq(tp_output_write(fac, missing, "f.xml", &diag), -1);
+	ck_assert_int_eq(tp_output_write(fac, missing, "f.xml", &emit_sdt, &diag), -1);
 	ck_assert(asprintf(&expect,
 		"tpgen: cannot create a temporary file in '%s': No such file or directory\n",
 		missing) > 0);
@@ -474,52 +586,29 @@ START_TEST(test_output_missing_dir)
 }
 END_TEST
 
-static Suite *tpgen_suite(void)
-{
-	Suite *s = suite_create("tpgen");
-	TCase *tc;
-
-	tc = tcase_create("names");
-	tcase_add_checked_fixture(tc, diag_setup, diag_teardown);
-	tcase_add_test(tc, test_c_identifiers);
-	tcase_add_test(tc, test_field_name_problems);
-	tcase_add_test(tc, test_check_reports_all);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("walk");
-	tcase_add_checked_fixture(tc, diag_setup, diag_teardown);
-	tcase_add_test(tc, test_parse_tree);
-	tcase_add_test(tc, test_parse_reports_all);
-	tcase_add_test(tc, test_parse_syntax_error_first_only);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("schema");
-	tcase_add_checked_fixture(tc, diag_setup, diag_teardown);
-	tcase_add_test(tc, test_schema_accepts_valid);
-	tcase_add_test(tc, test_schema_rejects_stray_attribute);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("payload");
-	tcase_add_test(tc, test_layouts);
-	tcase_add_test(tc, test_tsdl);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("emit");
-	tcase_add_test(tc, test_c_string_escapes);
-	tcase_add_test(tc, test_comment_is_harmless);
-	tcase_add_test(tc, test_comment_wraps);
-	tcase_add_test(tc, test_list_wraps);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("output");
-	tcase_add_checked_fixture(tc, outdir_setup, outdir_teardown);
-	tcase_add_test(tc, test_output_writes_both);
-	tcase_add_test(tc, test_output_missing_dir);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return check_run(tpgen_suite());
+	const struct check_case cases[] = {
+		{ "names", diag_setup, diag_teardown, 0, {
+			test_c_identifiers, test_field_name_problems,
+			test_check_reports_all, NULL } },
+		{ "walk", diag_setup, diag_teardown, 0, {
+			test_parse_tree, test_parse_reports_all,
+			test_parse_syntax_error_first_only,
+			test_parse_loglevel_names, test_loglevel_table,
+			test_nameset, NULL } },
+		{ "schema", diag_setup, diag_teardown, 0, {
+			test_schema_accepts_valid,
+			test_schema_rejects_stray_attribute, NULL } },
+		{ "payload", NULL, NULL, 0, {
+			test_layouts, test_tsdl, NULL } },
+		{ "emit", NULL, NULL, 0, {
+			test_c_string_escapes, test_comment_is_harmless,
+			test_comment_wraps, test_list_wraps, NULL } },
+		{ "output", outdir_setup, outdir_teardown, 0, {
+			test_output_writes_both, test_output_missing_dir,
+			NULL } },
+	};
+
+	return CHECK_RUN_CASES("tpgen", cases);
 }

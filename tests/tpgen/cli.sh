@@ -5,7 +5,7 @@
 
 . "${srcdir:-.}/test-lib.sh"
 
-cd "$scratch" || exit 99
+cd "$WORK" || exit 99
 cp "$srcdir/other.xml" app.xml
 
 # run EXPECTED_STATUS ARGS...: run tpgen, keeping stdout and stderr.
@@ -25,7 +25,8 @@ first_line() {
 
 run 0 --help
 grep -q '^Usage: tpgen \[OPTION\.\.\.\] FILE\.xml' stdout &&
-	grep -q -- '--output=DIR' stdout && [ ! -s stderr ] &&
+	grep -q -- '--output=DIR' stdout && grep -q -- '--no-sdt ' stdout &&
+	[ ! -s stderr ] &&
 	pass "--help" || fail "--help printed: $(cat stdout stderr)"
 
 run 0 --version

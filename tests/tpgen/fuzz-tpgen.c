@@ -26,11 +26,12 @@ static void emit(const struct tp_facility *fac)
 	char *buf = NULL;
 	size_t len;
 	FILE *out = open_memstream(&buf, &len);
+	const struct tp_emit_options opts = { .sdt = true };
 
 	if (!out)
 		return;
-	if (tp_emit_header(out, fac, "fuzz.xml") == 0)
-		tp_emit_source(out, fac, "fuzz.xml");
+	if (tp_emit_header(out, fac, "fuzz.xml", &opts) == 0)
+		tp_emit_source(out, fac, "fuzz.xml", &opts);
 	fclose(out);
 	free(buf);
 }

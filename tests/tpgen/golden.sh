@@ -8,7 +8,7 @@
 
 . "${srcdir:-.}/test-lib.sh"
 
-out=$scratch/out
+out=$WORK/out
 mkdir "$out"
 for xml in tpt types compound; do
 	if ! "$TPGEN" -o "$out" "$srcdir/$xml.xml"; then

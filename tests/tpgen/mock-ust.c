@@ -37,13 +37,15 @@ void ust_provider_unregister(struct ust_provider *provider)
 		return;
 }
 
-void ust_event_write(struct ust_event_desc *event,
-		     const struct ust_seg *segs, unsigned int nr_segs,
-		     size_t payload_size)
+/* What the probes call (<ust/tracepoint.h>'s ust_event_write() macro). */
+void ust_event_write_ip(struct ust_event_desc *event,
+			const struct ust_seg *segs, unsigned int nr_segs,
+			size_t payload_size, const void *ip)
 {
 	struct mock_write *w = &mock_last;
 	unsigned int i;
 
+	(void)ip;
 	memset(w, 0, sizeof(*w));
 	w->event = event;
 	w->nr_segs = nr_segs;

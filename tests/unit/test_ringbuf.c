@@ -89,7 +89,7 @@ static void session_start_ctx(uint32_t mode, uint32_t subbuf_size,
 static void session_start(uint32_t mode, uint32_t subbuf_size,
 			  uint32_t subbuf_count)
 {
-	session_start_ctx(mode, subbuf_size, subbuf_count, UST_CONTEXT_TID);
+	session_start_ctx(mode, subbuf_size, subbuf_count, UST_CTX_VTID);
 }
 
 static void session_stop(void)
@@ -128,6 +128,7 @@ static void write_str(uint32_t v, const char *s)
 struct record {
 	uint32_t id, v;
 	int32_t vtid;
+	uint8_t ctx[UST_EV_CONTEXT_MAX];	/* the record's whole context */
 	uint64_t ts;
 	uint32_t cpu;
 	char s[64];
@@ -157,6 +158,8 @@ static int collect(const struct ust_record_view *rv, void *arg)
 	r->id = rv->id;
 	r->ts = rv->timestamp;
 	r->vtid = rv->vtid;
+	memcpy(r->ctx, rv->payload - ctf_ev_context_size(config.event_context),
+	       ctf_ev_context_size(config.event_context));
 	r->cpu = rb->cpu;
 	ck_assert_uint_ge(rv->payload_size, 4);
 	memcpy(&r->v, rv->payload, 4);
@@ -270,7 +273,7 @@ START_TEST(test_commit_no_context)
 	uint32_t i;
 
 	pin_to_cpu(0);
-	session_start_ctx(UST_MODE_DISCARD, 4096, 4, UST_CONTEXT_NONE);
+	session_start_ctx(UST_MODE_DISCARD, 4096, 4, 0);
 	buf = &session->chan[0].bufs[0];
 	write_u32(0, 42);
 	/* packet header + compact header + payload */
@@ -292,6 +295,104 @@ START_TEST(test_commit_no_context)
 	}
 	free(rb.recs);
 	session_stop();
+}
+END_TEST
+
+/*
+ * Write event 0 from a function of its own and return that function's
+ * return address: what the ust_event_write() macro passes as the ip.
+ */
+static __attribute__((noinline)) void *write_u32_ip(uint32_t v)
+{
+	struct ust_seg seg = { &v, sizeof(v) };
+
+	ust_event_write(&events[0], &seg, 1, sizeof(v));
+	return __builtin_return_address(0);
+}
+
+/* The context of record `r` of a UST_CTX_ALL session, checked field by field. */
+static void check_all_context(const struct record *r, const char *name,
+			      const void *ip)
+{
+	struct ctf_ctx_values v;
+	uint64_t rec_ip;
+
+	memcpy(&v.vtid, r->ctx, 4);
+	memcpy(&v.vpid, r->ctx + 4, 4);
+	memcpy(v.procname, r->ctx + 8, 17);
+	memcpy(&v.pthread_id, r->ctx + 25, 8);
+	memcpy(&rec_ip, r->ctx + 33, 8);
+	ck_assert_int_eq(v.vtid, my_tid());
+	ck_assert_int_eq(r->vtid, my_tid());
+	ck_assert_int_eq(v.vpid, getpid());
+	ck_assert_mem_eq(v.procname, name, strlen(name) + 1);
+	ck_assert_uint_eq(v.pthread_id, (uint64_t)pthread_self());
+	ck_assert_uint_eq(rec_ip, (uint64_t)(uintptr_t)ip);
+}
+
+/*
+ * Every context (UST_CONTEXT=vtid,vpid,procname,pthread_id,ip): 41 bytes
+ * between header and payload, in that order, with this thread's values;
+ * the procname follows a rename; ust_event_write_ip() records its ip.
+ */
+START_TEST(test_commit_all_contexts)
+{
+	struct readback rb = { 0 };
+	struct ust_shm_buf *buf;
+	char old_name[16];
+	struct ust_seg seg;
+	uint32_t v = 7;
+	void *ip[2];
+
+	pin_to_cpu(0);
+	ck_assert_int_eq(pthread_getname_np(pthread_self(), old_name,
+					    sizeof(old_name)), 0);
+	ck_assert_int_eq(pthread_setname_np(pthread_self(), "ctx-before"), 0);
+	session_start_ctx(UST_MODE_DISCARD, 4096, 4, UST_CTX_ALL);
+	ck_assert_uint_eq(session->chan[0].ctx_size, 41);
+	buf = &session->chan[0].bufs[0];
+	ip[0] = write_u32_ip(1);
+	ck_assert_uint_eq(buf->commit.offset, 84 + 4 + 41 + 4);
+	/* A 15-character name: the longest a thread has. */
+	ck_assert_int_eq(pthread_setname_np(pthread_self(), "abcdefghijklmno"), 0);
+	ip[1] = write_u32_ip(2);
+	seg = (struct ust_seg){ &v, sizeof(v) };
+	ust_event_write_ip(&events[0], &seg, 1, sizeof(v), (void *)0x1234);
+
+	read_buffer(&rb, 0, 0);
+	ck_assert_uint_eq(rb.nr, 3);
+	check_all_context(&rb.recs[0], "ctx-before", ip[0]);
+	check_all_context(&rb.recs[1], "abcdefghijklmno", ip[1]);
+	check_all_context(&rb.recs[2], "abcdefghijklmno", (void *)0x1234);
+	ck_assert_uint_eq(rb.recs[2].v, 7);
+	free(rb.recs);
+	session_stop();
+	ck_assert_int_eq(pthread_setname_np(pthread_self(), old_name), 0);
+}
+END_TEST
+
+/* Each context alone: its size, and the vtid only where it is chosen. */
+START_TEST(test_commit_each_context)
+{
+	static const uint32_t sizes[UST_CTX_NR] = { 4, 4, 17, 8, 8 };
+	struct readback rb = { 0 };
+	unsigned int i;
+
+	pin_to_cpu(0);
+	for (i = 0; i < UST_CTX_NR; i++) {
+		session_start_ctx(UST_MODE_DISCARD, 4096, 4, 1u << i);
+		write_u32(0, i);
+		ck_assert_uint_eq(session->chan[0].bufs[0].commit.offset,
+				  84 + 4 + sizes[i] + 4);
+		read_buffer(&rb, 0, 0);
+		ck_assert_uint_eq(rb.nr, 1);
+		ck_assert_uint_eq(rb.recs[0].v, i);
+		ck_assert_int_eq(rb.recs[0].vtid, i == 0 ? my_tid() : -1);
+		rb.nr = 0;
+		rb.packets = 0;
+		session_stop();
+	}
+	free(rb.recs);
 }
 END_TEST
 
@@ -603,7 +704,7 @@ START_TEST(test_trigger_request)
 	 * Header and context, "disk full" and its NUL.  ust:trigger is
 	 * registered after the test's events: its id is NR_EVENTS.
 	 */
-	ck_assert_uint_eq(buf->commit.offset, before + UST_EV_CONTEXT_SIZE + 10 +
+	ck_assert_uint_eq(buf->commit.offset, before + UST_CTX_VTID_SIZE + 10 +
 			  (NR_EVENTS > UST_EV_COMPACT_ID_MAX ? UST_EV_EXTENDED_SIZE :
 			   UST_EV_COMPACT_SIZE));
 	ck_assert_uint_eq(f->state, UST_FLIGHT_PENDING);
@@ -884,39 +985,23 @@ START_TEST(test_disabled_session)
 }
 END_TEST
 
-static Suite *ringbuf_suite(void)
-{
-	Suite *s = suite_create("ringbuf");
-	TCase *core = tcase_create("core");
-	TCase *stress = tcase_create("stress");
-
-	tcase_add_test(core, test_disabled_session);
-	tcase_add_test(core, test_commit_single);
-	tcase_add_test(core, test_commit_no_context);
-	tcase_add_test(core, test_packet_header_fields);
-	tcase_add_test(core, test_switch_and_readback);
-	tcase_add_test(core, test_discard_accounting);
-	tcase_add_test(core, test_wrap_with_consumer);
-	tcase_add_test(core, test_blocking_waits_for_consumer);
-	tcase_add_test(core, test_blocking_gives_up_on_stuck_consumer);
-	tcase_add_test(core, test_overwrite);
-	tcase_add_test(core, test_too_big);
-	tcase_add_test(core, test_payload_drop);
-	tcase_add_test(core, test_exact_fit);
-	tcase_add_test(core, test_extended_header);
-	tcase_add_test(core, test_flight_freeze);
-	tcase_add_test(core, test_trigger_request);
-	tcase_set_timeout(core, 30);
-	suite_add_tcase(s, core);
-
-	tcase_add_test(stress, test_threads);
-	tcase_add_test(stress, test_signal_handler);
-	tcase_set_timeout(stress, 120);
-	suite_add_tcase(s, stress);
-	return s;
-}
-
 int main(void)
 {
-	return check_run(ringbuf_suite());
+	const struct check_case cases[] = {
+		{ "core", NULL, NULL, 30, {
+			test_disabled_session, test_commit_single,
+			test_commit_no_context, test_commit_all_contexts,
+			test_commit_each_context, test_packet_header_fields,
+			test_switch_and_readback, test_discard_accounting,
+			test_wrap_with_consumer,
+			test_blocking_waits_for_consumer,
+			test_blocking_gives_up_on_stuck_consumer,
+			test_overwrite, test_too_big, test_payload_drop,
+			test_exact_fit, test_extended_header,
+			test_flight_freeze, test_trigger_request, NULL } },
+		{ "stress", NULL, NULL, 120, {
+			test_threads, test_signal_handler, NULL } },
+	};
+
+	return CHECK_RUN_CASES("ringbuf", cases);
 }

@@ -86,12 +86,20 @@ static inline unsigned char *__ust_put_str(unsigned char *p,
 	return p;
 }
 
+#ifdef UST_TP_compound_SDT
+unsigned short compound_flat_semaphore __attribute__((section(".probes"))) = 0;
+unsigned short compound_packed_semaphore __attribute__((section(".probes"))) = 0;
+unsigned short compound_nested_semaphore __attribute__((section(".probes"))) = 0;
+unsigned short compound_tagged_semaphore __attribute__((section(".probes"))) = 0;
+unsigned short compound_records_semaphore __attribute__((section(".probes"))) = 0;
+#endif
+
 /* compound:flat */
 struct ust_event_desc __ust_event_compound_flat = {
 	/* .struct_size */ sizeof(struct ust_event_desc),
 	/* .enabled */ 0,
 	/* .name */ "flat",
-	/* .loglevel */ 4,
+	/* .loglevel */ 4 /* TRACE_WARNING */,
 	/* .tsdl_fields */
 	"integer { size = 8; align = 8; signed = false; encoding = none; base = 10; } __u8_length; integer { size = 8; align = 8; signed = false; encoding = none; base = 16; } _u8[__u8_length]; "
 	"integer { size = 16; align = 8; signed = false; encoding = none; base = 10; } __i16_length; integer { size = 16; align = 8; signed = true; encoding = none; base = 10; } _i16[__i16_length]; "
@@ -634,3 +642,39 @@ static const char __ust_list_compound[]
 	"compound:nested(const char *const *argv, const struct compound_pair *pair, const struct compound_nested_item *item)" "\0"
 	"compound:tagged(uint32_t id, enum compound_kind kind, const union compound_tagged_value *value, uint8_t end)" "\0"
 	"compound:records(size_t list_len, const struct compound_records_list *list)";
+
+/* The events' fields, for `ust record --filter`. */
+static const char __ust_fields_compound_flat[]
+	__attribute__((used, section("ust_fields"), aligned(1))) =
+	"@1" "\0" "compound:flat" "\0" "Q1[F1] Q2[F2] Q4[F8] Q8[F8] Q1[F8] Q2[F4]" "\0"
+	"integer { size = 8; align = 8; signed = false; encoding = none; base = 10; } __u8_length; integer { size = 8; align = 8; signed = false; encoding = none; base = 16; } _u8[__u8_length]; "
+	"integer { size = 16; align = 8; signed = false; encoding = none; base = 10; } __i16_length; integer { size = 16; align = 8; signed = true; encoding = none; base = 10; } _i16[__i16_length]; "
+	"integer { size = 32; align = 8; signed = false; encoding = none; base = 10; } __i64_length; integer { size = 64; align = 8; signed = true; encoding = none; base = 10; } _i64[__i64_length]; "
+	"integer { size = 64; align = 8; signed = false; encoding = none; base = 10; } __u64_length; integer { size = 64; align = 8; signed = false; encoding = none; base = 10; } _u64[__u64_length]; "
+	"integer { size = 8; align = 8; signed = false; encoding = none; base = 10; } __d_length; floating_point { exp_dig = 11; mant_dig = 53; align = 8; } _d[__d_length]; "
+	"integer { size = 16; align = 8; signed = false; encoding = none; base = 10; } __rows_length; integer { size = 16; align = 8; signed = true; encoding = none; base = 10; } _rows[__rows_length][2];";
+static const char __ust_fields_compound_packed[]
+	__attribute__((used, section("ust_fields"), aligned(1))) =
+	"@1" "\0" "compound:packed" "\0" "Q1[S] Q2[F1] Q1[F2] Q4[S F4] F1" "\0"
+	"integer { size = 8; align = 8; signed = false; encoding = none; base = 10; } __names_length; string _names[__names_length]; "
+	"integer { size = 16; align = 8; signed = false; encoding = none; base = 10; } __colors_length; enum : integer { size = 8; align = 8; signed = false; encoding = none; base = 10; } { \"RED\" = 0, \"GREEN\" = 1, \"BLUE\" = 200 } _colors[__colors_length]; "
+	"integer { size = 8; align = 8; signed = false; encoding = none; base = 10; } __ports_length; integer { size = 16; align = 8; signed = false; encoding = none; base = 10; byte_order = be; } _ports[__ports_length]; "
+	"integer { size = 32; align = 8; signed = false; encoding = none; base = 10; } __pairs_length; struct { string _key; integer { size = 32; align = 8; signed = true; encoding = none; base = 10; } _value; } align(8) _pairs[__pairs_length]; "
+	"integer { size = 8; align = 8; signed = false; encoding = none; base = 10; } _tail;";
+static const char __ust_fields_compound_nested[]
+	__attribute__((used, section("ust_fields"), aligned(1))) =
+	"@1" "\0" "compound:nested" "\0" "A3[S] S F4 S Q1[F4] F2" "\0"
+	"string _argv[3]; "
+	"struct { string _key; integer { size = 32; align = 8; signed = true; encoding = none; base = 10; } _value; } align(8) _pair; "
+	"struct { string _label; integer { size = 8; align = 8; signed = false; encoding = none; base = 10; } __values_length; integer { size = 32; align = 8; signed = true; encoding = none; base = 10; } _values[__values_length]; integer { size = 16; align = 8; signed = false; encoding = none; base = 16; } _flags; } align(8) _item;";
+static const char __ust_fields_compound_tagged[]
+	__attribute__((used, section("ust_fields"), aligned(1))) =
+	"@1" "\0" "compound:tagged" "\0" "F4 T2 V0[65535:F8|0:S|7:S F4|8:Q1[F2]|9:F1] F1" "\0"
+	"integer { size = 32; align = 8; signed = false; encoding = none; base = 10; } _id; "
+	"enum : integer { size = 16; align = 8; signed = true; encoding = none; base = 10; } { \"NUM\" = -1, \"TEXT\" = 0, \"PAIR\" = 7, \"LIST\" = 8, \"SHADE\" = 9 } _kind; "
+	"variant <_kind> { integer { size = 64; align = 8; signed = true; encoding = none; base = 10; } NUM; string TEXT; struct { string _key; integer { size = 32; align = 8; signed = true; encoding = none; base = 10; } _value; } align(8) PAIR; struct { integer { size = 8; align = 8; signed = false; encoding = none; base = 10; } __items_length; integer { size = 16; align = 8; signed = false; encoding = none; base = 10; } _items[__items_length]; } align(8) LIST; enum : integer { size = 8; align = 8; signed = false; encoding = none; base = 10; } { \"RED\" = 0, \"GREEN\" = 1, \"BLUE\" = 200 } SHADE; } _value; "
+	"integer { size = 8; align = 8; signed = false; encoding = none; base = 10; } _end;";
+static const char __ust_fields_compound_records[]
+	__attribute__((used, section("ust_fields"), aligned(1))) =
+	"@1" "\0" "compound:records" "\0" "Q1[T1 V0[0:F1|1:S|200:F8]]" "\0"
+	"integer { size = 8; align = 8; signed = false; encoding = none; base = 10; } __list_length; struct { enum : integer { size = 8; align = 8; signed = false; encoding = none; base = 10; } { \"RED\" = 0, \"GREEN\" = 1, \"BLUE\" = 200 } _kind; variant <_kind> { integer { size = 8; align = 8; signed = false; encoding = none; base = 10; } RED; string GREEN; floating_point { exp_dig = 11; mant_dig = 53; align = 8; } BLUE; } _data; } align(8) _list[__list_length];";

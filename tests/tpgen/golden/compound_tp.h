@@ -12,8 +12,24 @@
 #include <stddef.h>
 #include <ust/tracepoint.h>
 
+/* USDT probes (tpgen --no-sdt leaves them out). */
+#if defined(__has_include)
+#if __has_include(<sys/sdt.h>)
+#include <sys/sdt.h>
+#define UST_TP_compound_SDT 1
+#endif
+#endif
+
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+#ifdef UST_TP_compound_SDT
+extern unsigned short compound_flat_semaphore;
+extern unsigned short compound_packed_semaphore;
+extern unsigned short compound_nested_semaphore;
+extern unsigned short compound_tagged_semaphore;
+extern unsigned short compound_records_semaphore;
 #endif
 
 enum compound_color {
@@ -52,6 +68,10 @@ static inline void trace_compound_flat(size_t u8_len, const uint8_t *u8,
 				       size_t d_len, const double *d,
 				       size_t rows_len, const int16_t (*rows)[2])
 {
+#ifdef UST_TP_compound_SDT
+	STAP_PROBE12(compound, flat, u8_len, u8, i16_len, i16, i64_len, i64,
+				     u64_len, u64, d_len, d, rows_len, rows);
+#endif
 	if (UST_EVENT_ENABLED(&__ust_event_compound_flat))
 		__ust_probe_compound_flat(u8_len, u8, i16_len, i16, i64_len, i64,
 					  u64_len, u64, d_len, d, rows_len, rows);
@@ -74,6 +94,10 @@ static inline void trace_compound_packed(size_t names_len,
 					 const struct compound_pair *pairs,
 					 uint8_t tail)
 {
+#ifdef UST_TP_compound_SDT
+	STAP_PROBE9(compound, packed, names_len, names, colors_len, colors,
+				      ports_len, ports, pairs_len, pairs, +tail);
+#endif
 	if (UST_EVENT_ENABLED(&__ust_event_compound_packed))
 		__ust_probe_compound_packed(names_len, names, colors_len, colors,
 					    ports_len, ports, pairs_len, pairs,
@@ -96,6 +120,9 @@ static inline void trace_compound_nested(const char *const *argv,
 					 const struct compound_pair *pair,
 					 const struct compound_nested_item *item)
 {
+#ifdef UST_TP_compound_SDT
+	STAP_PROBE3(compound, nested, argv, pair, item);
+#endif
 	if (UST_EVENT_ENABLED(&__ust_event_compound_nested))
 		__ust_probe_compound_nested(argv, pair, item);
 }
@@ -125,6 +152,9 @@ static inline void trace_compound_tagged(uint32_t id, enum compound_kind kind,
 					 const union compound_tagged_value *value,
 					 uint8_t end)
 {
+#ifdef UST_TP_compound_SDT
+	STAP_PROBE4(compound, tagged, id, +kind, value, +end);
+#endif
 	if (UST_EVENT_ENABLED(&__ust_event_compound_tagged))
 		__ust_probe_compound_tagged(id, kind, value, end);
 }
@@ -147,6 +177,9 @@ void __ust_probe_compound_records(size_t list_len,
 static inline void trace_compound_records(size_t list_len,
 					  const struct compound_records_list *list)
 {
+#ifdef UST_TP_compound_SDT
+	STAP_PROBE2(compound, records, list_len, list);
+#endif
 	if (UST_EVENT_ENABLED(&__ust_event_compound_records))
 		__ust_probe_compound_records(list_len, list);
 }

@@ -6,12 +6,21 @@
  */
 #include "tpt_tp.h"
 
+#ifdef UST_TP_tpt_SDT
+unsigned short tpt_signed_ints_semaphore __attribute__((section(".probes"))) = 0;
+unsigned short tpt_unsigned_ints_semaphore __attribute__((section(".probes"))) = 0;
+unsigned short tpt_bases_semaphore __attribute__((section(".probes"))) = 0;
+unsigned short tpt_strings_semaphore __attribute__((section(".probes"))) = 0;
+unsigned short tpt_empty_semaphore __attribute__((section(".probes"))) = 0;
+unsigned short tpt_one_string_semaphore __attribute__((section(".probes"))) = 0;
+#endif
+
 /* tpt:signed_ints */
 struct ust_event_desc __ust_event_tpt_signed_ints = {
 	/* .struct_size */ sizeof(struct ust_event_desc),
 	/* .enabled */ 0,
 	/* .name */ "signed_ints",
-	/* .loglevel */ 0,
+	/* .loglevel */ 0 /* TRACE_EMERG */,
 	/* .tsdl_fields */
 	"integer { size = 8; align = 8; signed = true; encoding = none; base = 10; } _s8; "
 	"integer { size = 16; align = 8; signed = true; encoding = none; base = 10; } _s16; "
@@ -45,7 +54,7 @@ struct ust_event_desc __ust_event_tpt_unsigned_ints = {
 	/* .struct_size */ sizeof(struct ust_event_desc),
 	/* .enabled */ 0,
 	/* .name */ "unsigned_ints",
-	/* .loglevel */ 14,
+	/* .loglevel */ 14 /* TRACE_DEBUG */,
 	/* .tsdl_fields */
 	"integer { size = 8; align = 8; signed = false; encoding = none; base = 10; } _u8; "
 	"integer { size = 16; align = 8; signed = false; encoding = none; base = 10; } _u16; "
@@ -79,7 +88,7 @@ struct ust_event_desc __ust_event_tpt_bases = {
 	/* .struct_size */ sizeof(struct ust_event_desc),
 	/* .enabled */ 0,
 	/* .name */ "bases",
-	/* .loglevel */ 7,
+	/* .loglevel */ 7 /* TRACE_DEBUG_SYSTEM */,
 	/* .tsdl_fields */
 	"integer { size = 32; align = 8; signed = false; encoding = none; base = 16; } _hex; "
 	"integer { size = 8; align = 8; signed = false; encoding = none; base = 2; } _bin; "
@@ -185,7 +194,7 @@ struct ust_event_desc __ust_event_tpt_one_string = {
 	/* .struct_size */ sizeof(struct ust_event_desc),
 	/* .enabled */ 0,
 	/* .name */ "one_string",
-	/* .loglevel */ 3,
+	/* .loglevel */ 3 /* TRACE_ERR */,
 	/* .tsdl_fields */
 	"string _msg;",
 	/* .layout */ "S",
@@ -249,3 +258,43 @@ static const char __ust_list_tpt[]
 	"tpt:strings(const char *first, uint16_t count, int8_t flag, const char *second, const char *third, uint64_t last)" "\0"
 	"tpt:empty(void)" "\0"
 	"tpt:one_string(const char *msg)";
+
+/* The events' fields, for `ust record --filter`. */
+static const char __ust_fields_tpt_signed_ints[]
+	__attribute__((used, section("ust_fields"), aligned(1))) =
+	"@1" "\0" "tpt:signed_ints" "\0" "F15" "\0"
+	"integer { size = 8; align = 8; signed = true; encoding = none; base = 10; } _s8; "
+	"integer { size = 16; align = 8; signed = true; encoding = none; base = 10; } _s16; "
+	"integer { size = 32; align = 8; signed = true; encoding = none; base = 10; } _s32; "
+	"integer { size = 64; align = 8; signed = true; encoding = none; base = 10; } _s64;";
+static const char __ust_fields_tpt_unsigned_ints[]
+	__attribute__((used, section("ust_fields"), aligned(1))) =
+	"@1" "\0" "tpt:unsigned_ints" "\0" "F15" "\0"
+	"integer { size = 8; align = 8; signed = false; encoding = none; base = 10; } _u8; "
+	"integer { size = 16; align = 8; signed = false; encoding = none; base = 10; } _u16; "
+	"integer { size = 32; align = 8; signed = false; encoding = none; base = 10; } _u32; "
+	"integer { size = 64; align = 8; signed = false; encoding = none; base = 10; } _u64;";
+static const char __ust_fields_tpt_bases[]
+	__attribute__((used, section("ust_fields"), aligned(1))) =
+	"@1" "\0" "tpt:bases" "\0" "F15" "\0"
+	"integer { size = 32; align = 8; signed = false; encoding = none; base = 16; } _hex; "
+	"integer { size = 8; align = 8; signed = false; encoding = none; base = 2; } _bin; "
+	"integer { size = 16; align = 8; signed = true; encoding = none; base = 8; } _oct; "
+	"integer { size = 64; align = 8; signed = true; encoding = none; base = 10; } _dec;";
+static const char __ust_fields_tpt_strings[]
+	__attribute__((used, section("ust_fields"), aligned(1))) =
+	"@1" "\0" "tpt:strings" "\0" "S F3 S S F8" "\0"
+	"string _first; "
+	"integer { size = 16; align = 8; signed = false; encoding = none; base = 10; } _count; "
+	"integer { size = 8; align = 8; signed = true; encoding = none; base = 10; } _flag; "
+	"string _second; "
+	"string _third; "
+	"integer { size = 64; align = 8; signed = false; encoding = none; base = 16; } _last;";
+static const char __ust_fields_tpt_empty[]
+	__attribute__((used, section("ust_fields"), aligned(1))) =
+	"@1" "\0" "tpt:empty" "\0" "" "\0"
+	"";
+static const char __ust_fields_tpt_one_string[]
+	__attribute__((used, section("ust_fields"), aligned(1))) =
+	"@1" "\0" "tpt:one_string" "\0" "S" "\0"
+	"string _msg;";

@@ -14,8 +14,25 @@
 #include <stddef.h>
 #include <ust/tracepoint.h>
 
+/* USDT probes (tpgen --no-sdt leaves them out). */
+#if defined(__has_include)
+#if __has_include(<sys/sdt.h>)
+#include <sys/sdt.h>
+#define UST_TP_tpt_SDT 1
+#endif
+#endif
+
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+#ifdef UST_TP_tpt_SDT
+extern unsigned short tpt_signed_ints_semaphore;
+extern unsigned short tpt_unsigned_ints_semaphore;
+extern unsigned short tpt_bases_semaphore;
+extern unsigned short tpt_strings_semaphore;
+extern unsigned short tpt_empty_semaphore;
+extern unsigned short tpt_one_string_semaphore;
 #endif
 
 /*
@@ -27,6 +44,9 @@ void __ust_probe_tpt_signed_ints(int8_t s8, int16_t s16, int32_t s32,
 static inline void trace_tpt_signed_ints(int8_t s8, int16_t s16, int32_t s32,
 					 int64_t s64)
 {
+#ifdef UST_TP_tpt_SDT
+	STAP_PROBE4(tpt, signed_ints, +s8, s16, s32, s64);
+#endif
 	if (UST_EVENT_ENABLED(&__ust_event_tpt_signed_ints))
 		__ust_probe_tpt_signed_ints(s8, s16, s32, s64);
 }
@@ -38,6 +58,9 @@ void __ust_probe_tpt_unsigned_ints(uint8_t u8, uint16_t u16, uint32_t u32,
 static inline void trace_tpt_unsigned_ints(uint8_t u8, uint16_t u16,
 					   uint32_t u32, uint64_t u64)
 {
+#ifdef UST_TP_tpt_SDT
+	STAP_PROBE4(tpt, unsigned_ints, +u8, u16, u32, u64);
+#endif
 	if (UST_EVENT_ENABLED(&__ust_event_tpt_unsigned_ints))
 		__ust_probe_tpt_unsigned_ints(u8, u16, u32, u64);
 }
@@ -48,6 +71,9 @@ void __ust_probe_tpt_bases(uint32_t hex, uint8_t bin, int16_t oct, int64_t dec);
 static inline void trace_tpt_bases(uint32_t hex, uint8_t bin, int16_t oct,
 				   int64_t dec)
 {
+#ifdef UST_TP_tpt_SDT
+	STAP_PROBE4(tpt, bases, hex, +bin, oct, dec);
+#endif
 	if (UST_EVENT_ENABLED(&__ust_event_tpt_bases))
 		__ust_probe_tpt_bases(hex, bin, oct, dec);
 }
@@ -64,6 +90,9 @@ static inline void trace_tpt_strings(const char *first, uint16_t count,
 				     int8_t flag, const char *second,
 				     const char *third, uint64_t last)
 {
+#ifdef UST_TP_tpt_SDT
+	STAP_PROBE6(tpt, strings, first, count, +flag, second, third, last);
+#endif
 	if (UST_EVENT_ENABLED(&__ust_event_tpt_strings))
 		__ust_probe_tpt_strings(first, count, flag, second, third, last);
 }
@@ -73,6 +102,9 @@ extern struct ust_event_desc __ust_event_tpt_empty;
 void __ust_probe_tpt_empty(void);
 static inline void trace_tpt_empty(void)
 {
+#ifdef UST_TP_tpt_SDT
+	STAP_PROBE(tpt, empty);
+#endif
 	if (UST_EVENT_ENABLED(&__ust_event_tpt_empty))
 		__ust_probe_tpt_empty();
 }
@@ -82,6 +114,9 @@ extern struct ust_event_desc __ust_event_tpt_one_string;
 void __ust_probe_tpt_one_string(const char *msg);
 static inline void trace_tpt_one_string(const char *msg)
 {
+#ifdef UST_TP_tpt_SDT
+	STAP_PROBE1(tpt, one_string, msg);
+#endif
 	if (UST_EVENT_ENABLED(&__ust_event_tpt_one_string))
 		__ust_probe_tpt_one_string(msg);
 }

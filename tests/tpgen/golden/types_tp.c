@@ -61,12 +61,21 @@ static inline void __ust_put_be64(void *dst, const void *src)
 	__builtin_memcpy(dst, &value, sizeof(value));
 }
 
+#ifdef UST_TP_types_SDT
+unsigned short types_host_ints_semaphore __attribute__((section(".probes"))) = 0;
+unsigned short types_floats_semaphore __attribute__((section(".probes"))) = 0;
+unsigned short types_enums_semaphore __attribute__((section(".probes"))) = 0;
+unsigned short types_byte_orders_semaphore __attribute__((section(".probes"))) = 0;
+unsigned short types_arrays_semaphore __attribute__((section(".probes"))) = 0;
+unsigned short types_structs_semaphore __attribute__((section(".probes"))) = 0;
+#endif
+
 /* types:host_ints */
 struct ust_event_desc __ust_event_types_host_ints = {
 	/* .struct_size */ sizeof(struct ust_event_desc),
 	/* .enabled */ 0,
 	/* .name */ "host_ints",
-	/* .loglevel */ 5,
+	/* .loglevel */ 5 /* TRACE_NOTICE */,
 	/* .tsdl_fields */
 	"integer { size = 32; align = 8; signed = true; encoding = none; base = 10; } _i; "
 	"integer { size = 32; align = 8; signed = false; encoding = none; base = 10; } _u; "
@@ -377,3 +386,53 @@ static const char __ust_list_types[]
 	"types:byte_orders(uint16_t net16, int32_t be32, uint64_t be64, uint32_t le32, uint16_t host16, uint8_t be8, const void *beptr)" "\0"
 	"types:arrays(const uint8_t *bytes, const int16_t (*matrix)[3], const enum types_state *states, const uint16_t *ports)" "\0"
 	"types:structs(const struct types_point *origin, const struct types_segment *seg, int32_t pid, const char *who, const struct types_structs_box *box, const struct types_structs_path *path)";
+
+/* The events' fields, for `ust record --filter`. */
+static const char __ust_fields_types_host_ints[]
+	__attribute__((used, section("ust_fields"), aligned(1))) =
+	"@1" "\0" "types:host_ints" "\0" "F49" "\0"
+	"integer { size = 32; align = 8; signed = true; encoding = none; base = 10; } _i; "
+	"integer { size = 32; align = 8; signed = false; encoding = none; base = 10; } _u; "
+	"integer { size = 64; align = 8; signed = true; encoding = none; base = 10; } _l; "
+	"integer { size = 64; align = 8; signed = false; encoding = none; base = 16; } _ul; "
+	"integer { size = 64; align = 8; signed = false; encoding = none; base = 10; } _sz; "
+	"integer { size = 64; align = 8; signed = true; encoding = none; base = 10; } _ssz; "
+	"integer { size = 64; align = 8; signed = false; encoding = none; base = 16; } _ptr; "
+	"integer { size = 8; align = 8; signed = true; encoding = none; base = 10; } _c;";
+static const char __ust_fields_types_floats[]
+	__attribute__((used, section("ust_fields"), aligned(1))) =
+	"@1" "\0" "types:floats" "\0" "F12" "\0"
+	"floating_point { exp_dig = 8; mant_dig = 24; align = 8; } _f; "
+	"floating_point { exp_dig = 11; mant_dig = 53; align = 8; } _d;";
+static const char __ust_fields_types_enums[]
+	__attribute__((used, section("ust_fields"), aligned(1))) =
+	"@1" "\0" "types:enums" "\0" "F11" "\0"
+	"enum : integer { size = 8; align = 8; signed = false; encoding = none; base = 10; } { \"IDLE\" = 0, \"BUSY\" = 1, \"DEAD\" = 255 } _state; "
+	"enum : integer { size = 16; align = 8; signed = true; encoding = none; base = 10; } { \"down\" = -1, \"same\" = 0, \"up\" = 1 } _delta; "
+	"enum : integer { size = 64; align = 8; signed = true; encoding = none; base = 10; } { \"LOW\" = -2147483648, \"HIGH\" = 2147483647 } _wide;";
+static const char __ust_fields_types_byte_orders[]
+	__attribute__((used, section("ust_fields"), aligned(1))) =
+	"@1" "\0" "types:byte_orders" "\0" "F29" "\0"
+	"integer { size = 16; align = 8; signed = false; encoding = none; base = 10; byte_order = be; } _net16; "
+	"integer { size = 32; align = 8; signed = true; encoding = none; base = 16; byte_order = be; } _be32; "
+	"integer { size = 64; align = 8; signed = false; encoding = none; base = 10; byte_order = be; } _be64; "
+	"integer { size = 32; align = 8; signed = false; encoding = none; base = 10; byte_order = le; } _le32; "
+	"integer { size = 16; align = 8; signed = false; encoding = none; base = 10; } _host16; "
+	"integer { size = 8; align = 8; signed = false; encoding = none; base = 10; byte_order = be; } _be8; "
+	"integer { size = 64; align = 8; signed = false; encoding = none; base = 16; byte_order = be; } _beptr;";
+static const char __ust_fields_types_arrays[]
+	__attribute__((used, section("ust_fields"), aligned(1))) =
+	"@1" "\0" "types:arrays" "\0" "F23" "\0"
+	"integer { size = 8; align = 8; signed = false; encoding = none; base = 16; } _bytes[4]; "
+	"integer { size = 16; align = 8; signed = true; encoding = none; base = 10; } _matrix[2][3]; "
+	"enum : integer { size = 8; align = 8; signed = false; encoding = none; base = 10; } { \"IDLE\" = 0, \"BUSY\" = 1, \"DEAD\" = 255 } _states[3]; "
+	"integer { size = 16; align = 8; signed = false; encoding = none; base = 10; byte_order = be; } _ports[2];";
+static const char __ust_fields_types_structs[]
+	__attribute__((used, section("ust_fields"), aligned(1))) =
+	"@1" "\0" "types:structs" "\0" "F17 S F36" "\0"
+	"struct { integer { size = 16; align = 8; signed = true; encoding = none; base = 10; } _x; integer { size = 16; align = 8; signed = true; encoding = none; base = 10; } _y; } align(8) _origin; "
+	"struct { struct { integer { size = 16; align = 8; signed = true; encoding = none; base = 10; } _x; integer { size = 16; align = 8; signed = true; encoding = none; base = 10; } _y; } align(8) _from; struct { integer { size = 16; align = 8; signed = true; encoding = none; base = 10; } _x; integer { size = 16; align = 8; signed = true; encoding = none; base = 10; } _y; } align(8) _to; enum : integer { size = 8; align = 8; signed = false; encoding = none; base = 10; } { \"IDLE\" = 0, \"BUSY\" = 1, \"DEAD\" = 255 } _state; } align(8) _seg; "
+	"integer { size = 32; align = 8; signed = true; encoding = none; base = 10; } _pid; "
+	"string _who; "
+	"struct { struct { integer { size = 16; align = 8; signed = true; encoding = none; base = 10; } _x; integer { size = 16; align = 8; signed = true; encoding = none; base = 10; } _y; } align(8) _corners[2]; integer { size = 32; align = 8; signed = false; encoding = none; base = 16; byte_order = be; } _color; integer { size = 8; align = 8; signed = true; encoding = none; base = 10; } _label[4]; } align(8) _box; "
+	"struct { integer { size = 16; align = 8; signed = false; encoding = none; base = 10; } _id; floating_point { exp_dig = 11; mant_dig = 53; align = 8; } _weight; } align(8) _path[2];";

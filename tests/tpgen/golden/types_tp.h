@@ -20,8 +20,44 @@
 #error "types_tp.h was generated for another ABI: run tpgen again"
 #endif
 
+/* USDT probes (tpgen --no-sdt leaves them out). */
+#if defined(__has_include)
+#if __has_include(<sys/sdt.h>)
+#include <sys/sdt.h>
+#define UST_TP_types_SDT 1
+#endif
+#endif
+
 #ifdef __cplusplus
 extern "C" {
+#endif
+
+#ifdef UST_TP_types_SDT
+extern unsigned short types_host_ints_semaphore;
+extern unsigned short types_floats_semaphore;
+extern unsigned short types_enums_semaphore;
+extern unsigned short types_byte_orders_semaphore;
+extern unsigned short types_arrays_semaphore;
+extern unsigned short types_structs_semaphore;
+#endif
+
+#if defined(UST_TP_types_SDT) && !defined(UST_TP_SDT_FLOAT_BITS)
+#define UST_TP_SDT_FLOAT_BITS 1
+static inline uint32_t __ust_sdt_bits32(float value)
+{
+	uint32_t bits;
+
+	__builtin_memcpy(&bits, &value, sizeof(bits));
+	return bits;
+}
+
+static inline uint64_t __ust_sdt_bits64(double value)
+{
+	uint64_t bits;
+
+	__builtin_memcpy(&bits, &value, sizeof(bits));
+	return bits;
+}
 #endif
 
 enum types_state {
@@ -60,6 +96,9 @@ static inline void trace_types_host_ints(int i, unsigned int u, long l,
 					 unsigned long ul, size_t sz,
 					 ssize_t ssz, const void *ptr, char c)
 {
+#ifdef UST_TP_types_SDT
+	STAP_PROBE8(types, host_ints, i, u, l, ul, sz, ssz, ptr, +c);
+#endif
 	if (UST_EVENT_ENABLED(&__ust_event_types_host_ints))
 		__ust_probe_types_host_ints(i, u, l, ul, sz, ssz, ptr, c);
 }
@@ -69,6 +108,9 @@ extern struct ust_event_desc __ust_event_types_floats;
 void __ust_probe_types_floats(float f, double d);
 static inline void trace_types_floats(float f, double d)
 {
+#ifdef UST_TP_types_SDT
+	STAP_PROBE2(types, floats, __ust_sdt_bits32(f), __ust_sdt_bits64(d));
+#endif
 	if (UST_EVENT_ENABLED(&__ust_event_types_floats))
 		__ust_probe_types_floats(f, d);
 }
@@ -81,6 +123,9 @@ static inline void trace_types_enums(enum types_state state,
 				     enum types_delta delta,
 				     enum types_wide wide)
 {
+#ifdef UST_TP_types_SDT
+	STAP_PROBE3(types, enums, +state, +delta, +wide);
+#endif
 	if (UST_EVENT_ENABLED(&__ust_event_types_enums))
 		__ust_probe_types_enums(state, delta, wide);
 }
@@ -95,6 +140,10 @@ static inline void trace_types_byte_orders(uint16_t net16, int32_t be32,
 					   uint16_t host16, uint8_t be8,
 					   const void *beptr)
 {
+#ifdef UST_TP_types_SDT
+	STAP_PROBE7(types, byte_orders, net16, be32, be64, le32, host16, +be8,
+					beptr);
+#endif
 	if (UST_EVENT_ENABLED(&__ust_event_types_byte_orders))
 		__ust_probe_types_byte_orders(net16, be32, be64, le32, host16,
 					      be8, beptr);
@@ -110,6 +159,9 @@ static inline void trace_types_arrays(const uint8_t *bytes,
 				      const enum types_state *states,
 				      const uint16_t *ports)
 {
+#ifdef UST_TP_types_SDT
+	STAP_PROBE4(types, arrays, bytes, matrix, states, ports);
+#endif
 	if (UST_EVENT_ENABLED(&__ust_event_types_arrays))
 		__ust_probe_types_arrays(bytes, matrix, states, ports);
 }
@@ -138,6 +190,9 @@ static inline void trace_types_structs(const struct types_point *origin,
 				       const struct types_structs_box *box,
 				       const struct types_structs_path *path)
 {
+#ifdef UST_TP_types_SDT
+	STAP_PROBE6(types, structs, origin, seg, pid, who, box, path);
+#endif
 	if (UST_EVENT_ENABLED(&__ust_event_types_structs))
 		__ust_probe_types_structs(origin, seg, pid, who, box, path);
 }
