@@ -319,11 +319,10 @@ int cd_relay_metadata(struct consumer *c, const char *text, size_t len)
 	 * Metadata must not be lost: when the queue is full, wait for it
 	 * (bounded); a relay that takes nothing that long is given up.
 	 */
-	while ((ret = ust_relay_send_metadata(rl->meta, text, len)) == UST_RELAY_FULL) {
-		if (ust_relay_flush(rl->r, RELAY_TIMEOUT_MS) == UST_RELAY_FULL) {
-			fall_back(c, "lttng-relayd took no metadata for 3 s");
-			return 0;
-		}
+	ret = ust_relay_send_metadata_wait(rl->meta, text, len, RELAY_TIMEOUT_MS);
+	if (ret == UST_RELAY_FULL) {
+		fall_back(c, "lttng-relayd took no metadata for 3 s");
+		return 0;
 	}
 	check_broken(c);
 	c->stats.bytes += len;
@@ -362,19 +361,11 @@ static void send_one(struct consumer *c, struct stream *s, struct relay_stream *
 	}
 	ust_relay_index_of(pkt, &ix);
 	rs->ctf_stream_id = ix.stream_id;
-	while ((ret = ust_relay_send_packet(rs->rs, pkt, len, &ix, records)) == UST_RELAY_FULL) {
-		/* a slow network, as a slow disk: wait while it takes something */
-		ret = ust_relay_wait_room(rl->r, len, RELAY_TIMEOUT_MS);
-		if (ret == UST_RELAY_FULL) {
-			fall_back(c, "lttng-relayd took nothing for 3 s");
-			cd_output_file_packet(c, s, pkt, len, records);
-			return;
-		}
-		if (ret)
-			break;
-	}
-	if (ret == UST_RELAY_BROKEN) {
-		fall_back(c, ust_relay_error(rl->r));
+	/* a slow network, as a slow disk: wait while it takes something */
+	ret = ust_relay_send_packet_wait(rs->rs, pkt, len, &ix, records, RELAY_TIMEOUT_MS);
+	if (ret) {
+		fall_back(c, ret == UST_RELAY_FULL ? "lttng-relayd took nothing for 3 s" :
+			  ust_relay_error(rl->r));
 		cd_output_file_packet(c, s, pkt, len, records);
 		return;
 	}

@@ -419,6 +419,14 @@ static int parse_clock_map(struct parser *ps)
 	return 0;
 }
 
+/* An alignment in bits: a power of two up to 4096. */
+static int check_align(struct parser *ps, uint64_t v)
+{
+	if (v < 1 || v > 4096 || (v & (v - 1)))
+		return fail(ps, "bad align %llu", (unsigned long long)v);
+	return 0;
+}
+
 static int byte_order_word(struct parser *ps, const char *w, bool *be)
 {
 	if (!strcmp(w, "le"))
@@ -430,6 +438,19 @@ static int byte_order_word(struct parser *ps, const char *w, bool *be)
 	else
 		return fail(ps, "bad byte_order '%s'", w);
 	return 0;
+}
+
+/* "{ key = value; ... }" after a type's keyword: each attribute to `attr`. */
+static int parse_attributes(struct parser *ps, struct rd_type *t,
+			    int (*attr)(struct parser *, struct rd_type *))
+{
+	if (next(ps) || expect(ps, "{"))
+		return -1;
+	while (!is_punct(ps, "}")) {
+		if (attr(ps, t))
+			return -1;
+	}
+	return next(ps);
 }
 
 /* One `key = value;` inside integer { }. */
@@ -450,8 +471,8 @@ static int integer_attr(struct parser *ps, struct rd_type *t)
 					    (unsigned long long)v);
 			t->u.i.size = v;
 		} else {
-			if (v < 1 || v > 4096 || (v & (v - 1)))
-				return fail(ps, "bad align %llu", (unsigned long long)v);
+			if (check_align(ps, v))
+				return -1;
 			t->align = v;
 		}
 	} else if (!strcmp(key, "map")) {
@@ -501,15 +522,11 @@ static struct rd_type *parse_integer(struct parser *ps)
 {
 	struct rd_type *t = new_type(ps, RD_INT);
 
-	if (!t || next(ps) || expect(ps, "{"))
+	if (!t)
 		return NULL;
 	t->u.i.base = 10;
 	t->u.i.be = ps->md->be;
-	while (!is_punct(ps, "}")) {
-		if (integer_attr(ps, t))
-			return NULL;
-	}
-	if (next(ps))
+	if (parse_attributes(ps, t, integer_attr))
 		return NULL;
 	if (!t->u.i.size) {
 		fail(ps, "integer without a size");
@@ -538,8 +555,8 @@ static int float_attr(struct parser *ps, struct rd_type *t)
 	else if (!strcmp(key, "mant_dig"))
 		t->u.f.mant_dig = (unsigned int)(v < 64 ? v : 64);
 	else if (!strcmp(key, "align")) {
-		if (v < 1 || v > 4096 || (v & (v - 1)))
-			return fail(ps, "bad align %llu", (unsigned long long)v);
+		if (check_align(ps, v))
+			return -1;
 		t->align = (unsigned int)v;
 	} else {
 		return fail(ps, "unknown floating_point attribute '%s'", key);
@@ -552,14 +569,10 @@ static struct rd_type *parse_float(struct parser *ps)
 {
 	struct rd_type *t = new_type(ps, RD_FLOAT);
 
-	if (!t || next(ps) || expect(ps, "{"))
+	if (!t)
 		return NULL;
 	t->u.f.be = ps->md->be;
-	while (!is_punct(ps, "}")) {
-		if (float_attr(ps, t))
-			return NULL;
-	}
-	if (next(ps))
+	if (parse_attributes(ps, t, float_attr))
 		return NULL;
 	if (!(t->u.f.exp_dig == 8 && t->u.f.mant_dig == 24) &&
 	    !(t->u.f.exp_dig == 11 && t->u.f.mant_dig == 53)) {
@@ -613,10 +626,9 @@ static int parse_align_suffix(struct parser *ps, unsigned int *align)
 
 	if (!is_ident(ps, "align"))
 		return 0;
-	if (next(ps) || expect(ps, "(") || parse_uint(ps, &v) || expect(ps, ")"))
+	if (next(ps) || expect(ps, "(") || parse_uint(ps, &v) || expect(ps, ")") ||
+	    check_align(ps, v))
 		return -1;
-	if (v < 1 || v > 4096 || (v & (v - 1)))
-		return fail(ps, "bad align %llu", (unsigned long long)v);
 	if (v > *align)
 		*align = v;
 	return 0;

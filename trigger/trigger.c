@@ -223,34 +223,32 @@ static struct trig_expr *unary(struct parser *ps)
 	return cmp(ps);
 }
 
-static struct trig_expr *and_expr(struct parser *ps)
+/* operand (op operand)*, left-associative: `kind` nodes. */
+static struct trig_expr *chain(struct parser *ps, const char *op,
+			       enum node_kind kind,
+			       struct trig_expr *(*operand)(struct parser *))
 {
-	struct trig_expr *e = unary(ps), *r;
+	struct trig_expr *e = operand(ps), *r;
 
-	while (e && take(ps, "&&")) {
-		r = unary(ps);
+	while (e && take(ps, op)) {
+		r = operand(ps);
 		if (!r) {
 			expr_free(e);
 			return NULL;
 		}
-		e = node(N_AND, e, r);
+		e = node(kind, e, r);
 	}
 	return e;
 }
 
+static struct trig_expr *and_expr(struct parser *ps)
+{
+	return chain(ps, "&&", N_AND, unary);
+}
+
 static struct trig_expr *or_expr(struct parser *ps)
 {
-	struct trig_expr *e = and_expr(ps), *r;
-
-	while (e && take(ps, "||")) {
-		r = and_expr(ps);
-		if (!r) {
-			expr_free(e);
-			return NULL;
-		}
-		e = node(N_OR, e, r);
-	}
-	return e;
+	return chain(ps, "||", N_OR, and_expr);
 }
 
 static bool event_char_ok(char c)
