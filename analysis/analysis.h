@@ -80,6 +80,11 @@ extern const struct analysis analysis_functions;
 void report_heading(FILE *out, const char *title);
 /* "HH:MM:SS.NNNNNNNNN" of `ns` (local time or c->gmt) into buf[32]. */
 const char *report_time(const struct report_ctx *c, int64_t ns, char *buf);
+/*
+ * c->last_ns - c->first_ns: 0 before any message, INT64_MAX when the
+ * difference does not fit (corrupt timestamps).
+ */
+int64_t report_span(const struct report_ctx *c);
 /* "S.NNNNNNNNN" of a duration into buf[32]. */
 const char *report_secs(int64_t ns, char *buf);
 /* Microseconds with 3 decimals ("12.345") of `ns` into buf[32]. */

@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -31,6 +32,7 @@
 #include "outdir.h"
 #include "record-relay.h"
 #include "record-trigger.h"
+#include "rescue.h"
 #include "selection.h"
 #include "summary.h"
 #include "supervise.h"
@@ -199,9 +201,13 @@ static void record_help(FILE *out)
 "stores it under HOST/SESSION-DATE-TIME.  $UST_OUTPUT set to a URL means\n"
 "the same.\n"
 "\n"
+"Without -o, each user writes in a folder of its own, /tmp/ltt-usertrace/UID\n"
+"(or, when another user made that impossible, /tmp/ltt-usertrace-UID).\n"
+"\n"
 "Exit status: CMD's; 128+N when CMD was killed by signal N; 126 or 127 when\n"
-"CMD cannot be run; 1 when the output directory is not writable; 2 for a\n"
-"bad command line.\n", out);
+"CMD cannot be run; 1 when the output directory is not writable, or when CMD\n"
+"exited 0 but its tracing failed (see the error lines); 2 for a bad command\n"
+"line.\n", out);
 }
 
 static int check_subbuf_size(const char *arg, uint64_t *out)
@@ -508,26 +514,25 @@ static const char *output_dir(const struct record_opts *o)
 }
 
 /*
- * Create the output directory if needed and check that we can write in
- * it, before anything runs.  *abs gets its absolute path, which is what
- * CMD sees, so that a CMD changing directory still writes there.
+ * Open the output directory (cli/outdir.h: created if needed, by a walk
+ * that follows no link and accepts no other user's directory in a
+ * world-writable one; the default is this user's own folder), and check
+ * that we can write in it, before anything runs.  `out` gets it; its
+ * physical path is what CMD sees, so that a CMD changing directory still
+ * writes there, and what CMD's consumers walk again.
  */
-static int prepare_output(const char *dir, char **abs)
+static int prepare_output(const char *dir, struct ust_safe_dir *out)
 {
+	char note[PATH_MAX + 256], err[2 * PATH_MAX];
 	int ret;
 
-	ret = cli_outdir_prepare(dir, !strcmp(dir, UST_DEFAULT_OUTPUT));
+	ret = cli_outdir_prepare(dir, out, note, sizeof(note), err, sizeof(err));
 	if (ret) {
-		cli_error("cannot write to output directory '%s': %s", dir,
-			  strerror(-ret));
+		cli_error("cannot write to output directory '%s': %s", dir, err);
 		return -1;
 	}
-	*abs = realpath(dir, NULL);
-	if (!*abs) {
-		cli_error("cannot resolve output directory '%s': %s", dir,
-			  strerror(errno));
-		return -1;
-	}
+	if (note[0])
+		cli_error("%s", note);
 	return 0;
 }
 
@@ -624,20 +629,27 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-/* Read and print what the consumers reported. */
-static void report(const struct record_opts *o, const char *sumdir,
-		   bool running)
+/*
+ * Read and print what the consumers reported.  Returns whether tracing
+ * failed somewhere (a consumer could not start, or not write all).
+ */
+static bool report(const struct record_opts *o, const char *sumdir,
+		   const struct cli_rescue *rescue, bool running)
 {
 	struct ust_summary sum;
+	bool failed;
 	int ret;
 
 	ret = cli_summary_read(sumdir, &sum);
 	if (ret)
 		cli_error("cannot read the trace summaries in '%s': %s",
 			  sumdir, strerror(-ret));
+	cli_rescue_report(rescue, &sum);
 	cli_summary_print(&sum, stderr, base_name(o->cmd[0]), running,
 			  !o->overwrite);
+	failed = ret || cli_summary_failed(&sum);
 	cli_summary_release(&sum);
+	return failed;
 }
 
 /* CMD runs: the kernel bridge follows its process tree. */
@@ -649,14 +661,19 @@ static void kernel_spawned(pid_t cmd, void *arg)
 static int record_session(const struct record_opts *o)
 {
 	enum cli_kernel_start kernel = UST_KERNEL_UNAVAILABLE;
-	char *outdir = NULL, *sumdir = NULL;
 	struct cli_kernel k = { .pid = -1, .fd = -1 };
-	struct cli_supervise_hook hook = { NULL, &k };
+	struct cli_supervise_hooks hooks = { .fd = -1 };
+	struct cli_rescue rescue = { .ino = -1 };
+	struct ust_safe_dir out;
+	const char *outdir;
+	char *sumdir = NULL;
 	int ret, status, left, streaming = 0;
+	bool failed;
 
-	if (prepare_output(output_dir(o), &outdir))
+	if (prepare_output(output_dir(o), &out))
 		return UST_EXIT_FAILURE;
-	ret = cli_summary_dir_create(outdir, &sumdir);
+	outdir = out.path;
+	ret = cli_summary_dir_create(&out, &sumdir);
 	if (ret) {
 		cli_error("cannot write to output directory '%s': %s",
 			  outdir, strerror(-ret));
@@ -678,9 +695,14 @@ static int record_session(const struct record_opts *o)
 		ret = UST_EXIT_USAGE;
 		goto remove_sumdir;
 	}
-	if (kernel == UST_KERNEL_RUNNING && !o->kernel_all)
-		hook.spawned = kernel_spawned;
-	ret = cli_supervise_hooked(o->cmd, RECORD_CONSUMER_TIMEOUT_S, &hook, &status, &left);
+	if (kernel == UST_KERNEL_RUNNING && !o->kernel_all) {
+		hooks.spawned = kernel_spawned;
+		hooks.spawned_arg = &k;
+	}
+	/* Without inotify, dead consumers are only reported, not replaced. */
+	if (cli_rescue_init(&rescue, sumdir, outdir) == 0)
+		cli_rescue_hooks(&rescue, &hooks);
+	ret = cli_supervise(o->cmd, RECORD_CONSUMER_TIMEOUT_S, &hooks, &status, &left);
 	if (kernel == UST_KERNEL_RUNNING)
 		cli_kernel_stop(&k);
 	if (ret) {
@@ -688,13 +710,21 @@ static int record_session(const struct record_opts *o)
 		ret = ret == -ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC;
 		goto remove_sumdir;
 	}
-	report(o, sumdir, left > 0);
+	/* Consumers not our children (yet) are waited for by their summary. */
+	if (!left && (left = cli_rescue_wait_begun(&rescue, RECORD_CONSUMER_TIMEOUT_S)))
+		cli_error("gave up waiting for %d consumer%s after %d s; traces may be incomplete",
+			  left, left == 1 ? "" : "s", RECORD_CONSUMER_TIMEOUT_S);
+	failed = report(o, sumdir, &rescue, left > 0);
 	ret = exit_status_of(status);
+	/* CMD's status, unless it succeeded and its tracing failed. */
+	if (!ret && (failed || left > 0))
+		ret = UST_EXIT_FAILURE;
 remove_sumdir:
+	cli_rescue_release(&rescue);
 	cli_summary_dir_remove(sumdir);
 	free(sumdir);
 out:
-	free(outdir);
+	ust__safe_dir_close(&out);
 	return ret;
 }
 

@@ -86,7 +86,7 @@ static void print_summary(const struct report_ctx *c, FILE *out)
 	if (c->first_ns != INT64_MAX)
 		fprintf(out, "  from [%s] to [%s]: %s s\n", report_time(c, c->first_ns, b1),
 			report_time(c, c->last_ns, b2),
-			report_secs(c->last_ns - c->first_ns, b3));
+			report_secs(report_span(c), b3));
 	for (i = 0; i < rd_reader_nr_traces(r); i++) {
 		const struct rd_trace *t = rd_reader_trace(r, i);
 		const struct rd_env *d = rd_metadata_env(rd_trace_metadata(t), "domain");

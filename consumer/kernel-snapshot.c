@@ -7,9 +7,12 @@
  *
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * The request goes out as soon as the snapshot's directory exists, so
- * that the bridge reads its rings while we copy our buffers; we wait for
- * its answer (10 s at most) once ours is written.
+ * The request goes out once our part is complete and has its name (it
+ * is written under a hidden one, snapshot.c), so the kernel part's name
+ * is final too: the bridge writes it under a hidden name as well and
+ * renames it once complete, or removes it (consumer/kernel/flight.c).
+ * The bridge reads its rings while we send our part to the relay, if the
+ * trace streams; we wait for its answer (10 s at most) after that.
  */
 #include <errno.h>
 #include <inttypes.h>

@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <popt.h>
 #include <setjmp.h>
@@ -38,6 +39,7 @@ struct options {
 	long read_timer;
 	char *clock;
 	char *summary_dir;
+	char *resume;
 	int foreground;
 	struct ust_clock session_clock;
 };
@@ -86,8 +88,8 @@ static int options_check(poptContext pc, struct options *o)
 		return usage_error(pc, "--shm-fd is required");
 	if (o->pid <= 0)
 		return usage_error(pc, "--pid is required");
-	if (!o->output)
-		return usage_error(pc, "--output is required");
+	if (!o->output && !o->resume)
+		return usage_error(pc, "--output or --resume is required");
 	if (o->read_timer < UST_READ_TIMER_MIN_US || o->read_timer > UST_READ_TIMER_MAX_US)
 		return usage_error(pc, "--read-timer must be %u..%u microseconds",
 				   UST_READ_TIMER_MIN_US, UST_READ_TIMER_MAX_US);
@@ -103,6 +105,7 @@ static void options_release(struct options *o)
 	free(o->output);
 	free(o->clock);
 	free(o->summary_dir);
+	free(o->resume);
 }
 
 static int options_parse(int argc, const char **argv, struct options *o)
@@ -123,6 +126,8 @@ static int options_parse(int argc, const char **argv, struct options *o)
 		  "write <pid>.summary there at exit", "DIR" },
 		{ UST_CONSUMERD_OPT_FOREGROUND, 0, POPT_ARG_NONE, &o->foreground, 0,
 		  "do not detach", NULL },
+		{ UST_CONSUMERD_OPT_RESUME, 0, POPT_ARG_STRING, &o->resume, 0,
+		  "go on with the trace directory of a consumer that died", "DIR" },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -200,7 +205,7 @@ static int open_pidfd(const struct options *o)
 		fd = pidfd_open(o->pid, 0);
 	else if (fcntl(fd, F_GETFD) < 0)
 		fd = -1;
-	if (fd < 0)
+	if (fd < 0 && !(o->resume && errno == ESRCH))
 		fprintf(stderr, CONSUMER_NAME ": cannot watch process %d: %s\n",
 			o->pid, strerror(errno));
 	return fd;
@@ -223,6 +228,27 @@ static int clock_setup(struct consumer *c, const struct options *o)
 	return ret;
 }
 
+/*
+ * The trace: the dead consumer's with --resume, else (or when that one
+ * cannot be continued: a new trace next to it) a new one, in a directory
+ * or on a relay (output.c).
+ */
+static int trace_start(struct consumer *c, const struct options *o)
+{
+	int ret;
+
+	if (o->resume) {
+		ret = cd_resume(c, o->resume, o->pid);
+		if (ret != -EAGAIN)
+			return ret;
+	}
+	ret = cd_output_start(c, o->output ? o->output : c->resume_parent,
+			      c->shm.procname, o->pid);
+	if (!ret)
+		ret = cd_metadata_write_header(c, o->pid);
+	return ret;
+}
+
 /* Everything before the first drain.  Returns 0 or a negative errno. */
 static int consumer_start(struct consumer *c, const struct options *o)
 {
@@ -242,11 +268,9 @@ static int consumer_start(struct consumer *c, const struct options *o)
 	if (!ret)
 		ret = cd_streams_init(c);
 	if (!ret)
-		ret = cd_output_start(c, o->output, c->shm.procname, o->pid);
-	if (!ret)
 		ret = cd_trigger_init(c);	/* before the first event class */
 	if (!ret)
-		ret = cd_metadata_write_header(c, o->pid);
+		ret = trace_start(c, o);
 	if (ret && !c->error[0])
 		snprintf(c->error, sizeof(c->error), "consumer could not start: %s",
 			 strerror(-ret));
@@ -256,6 +280,7 @@ static int consumer_start(struct consumer *c, const struct options *o)
 /* Free everything: exit is near, but sanitizers should see no leak. */
 static void consumer_release(struct consumer *c)
 {
+	cd_reserve_release(c);
 	cd_trigger_release(c);
 	cd_relay_release(c);
 	cd_streams_release(c);
@@ -299,7 +324,10 @@ static bool drain_guarded(struct consumer *c, bool final)
 	return true;
 }
 
-/* Drain every tick until the process ends or SIGTERM; then flush. */
+/*
+ * Drain every tick until the process ends or SIGTERM; then flush.  No
+ * pidfd (resuming the trace of a process that is gone): only the flush.
+ */
 static void consumer_run(struct consumer *c, const struct options *o, int pidfd,
 			 const sigset_t *runmask)
 {
@@ -311,7 +339,7 @@ static void consumer_run(struct consumer *c, const struct options *o, int pidfd,
 	bool readable = true;
 	int n;
 
-	while (!term_requested && readable) {
+	while (pidfd >= 0 && !term_requested && readable) {
 		n = ppoll(&pfd, 1, &tick, runmask);
 		if (n < 0 && errno != EINTR) {
 			perror(CONSUMER_NAME ": ppoll");
@@ -324,6 +352,20 @@ static void consumer_run(struct consumer *c, const struct options *o, int pidfd,
 	if (readable)
 		drain_guarded(c, true);
 	cd_output_finish(c);	/* the relay's end, even after a fault */
+}
+
+/* The summary directory, opened by the walk of common/safepath.h. */
+static int summary_dir_open(const char *path)
+{
+	struct ust_safe_dir d;
+	char err[2 * PATH_MAX];
+
+	if (ust__safe_dir_open(path, 0, 0, &d, err, sizeof(err))) {
+		fprintf(stderr, CONSUMER_NAME ": cannot open summary directory '%s': %s\n",
+			path, err);
+		return -1;
+	}
+	return d.fd;
 }
 
 int main(int argc, const char **argv)
@@ -342,30 +384,32 @@ int main(int argc, const char **argv)
 	c.out_fd = -1;
 	c.meta_fd = -1;
 	c.pidfd = -1;
-	if (o.summary_dir) {
-		sumfd = open(o.summary_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (sumfd < 0)
-			fprintf(stderr, CONSUMER_NAME ": cannot open summary directory '%s': %s\n",
-				o.summary_dir, strerror(errno));
-	}
+	c.reserve_fd = -1;
+	c.sum_fd = -1;
+	c.sum_dirfd = -1;
+	if (o.summary_dir)
+		sumfd = summary_dir_open(o.summary_dir);
+	if (sumfd >= 0)
+		cd_summary_start(&c, sumfd, o.pid);
 	pidfd = open_pidfd(&o);
 	c.pidfd = pidfd;
-	if (pidfd < 0) {
+	/* Resuming the trace of a process that is gone: its memory is not. */
+	if (pidfd < 0 && !o.resume) {
 		snprintf(c.error, sizeof(c.error), "cannot watch process %d", o.pid);
 		ret = -ESRCH;
 	} else {
 		ret = consumer_start(&c, &o);
 	}
 	if (!ret) {
+		cd_summary_started(&c);
 		/* Paths were resolved at start: do not pin the cwd's mount. */
 		if (chdir("/"))
 			perror(CONSUMER_NAME ": chdir /");
 		consumer_run(&c, &o, pidfd, &runmask);
-	}
-	if (!ret)
 		cd_not_recorded_write(&c);	/* for ust report */
+	}
 	if (sumfd >= 0) {
-		cd_summary_write(&c, sumfd, o.pid);
+		cd_summary_finish(&c);
 		close(sumfd);
 	}
 	consumer_release(&c);

@@ -127,11 +127,12 @@ static void env_datetime(time_t t, char *out, size_t len)
 /*
  * env.trace_name: what plays the part of LTTng's session: the relay
  * session when the trace streams to a relay, else the name of the
- * directory the traces of the recording go to (`ust record -o DIR`).
+ * directory the traces of the recording go to (`ust record -o DIR`); a
+ * resumed trace keeps the name it had (resume.c).
  */
 static void env_trace_name(const struct consumer *c, char *name, size_t len)
 {
-	const char *session = cd_relay_session_name(c);
+	const char *session = c->resume_name[0] ? c->resume_name : cd_relay_session_name(c);
 	const char *out_path = c->out_path ? c->out_path : "";
 	const char *end = strrchr(out_path, '/'), *start = end;
 
@@ -169,8 +170,8 @@ static void metadata_env(FILE *f, const struct consumer *c, int pid)
 }
 
 /* The fixed part of the metadata, as one string. */
-static int metadata_header_text(const struct consumer *c, int pid, char **text,
-				size_t *len)
+int cd_metadata_header_text(const struct consumer *c, int pid, char **text,
+			    size_t *len)
 {
 	char uuid[37];
 	unsigned int i;
@@ -203,7 +204,7 @@ int cd_metadata_write_header(struct consumer *c, int pid)
 	char *text;
 	int ret;
 
-	ret = metadata_header_text(c, pid, &text, &len);
+	ret = cd_metadata_header_text(c, pid, &text, &len);
 	if (ret)
 		return ret;
 	ret = cd_output_metadata(c, text, len);

@@ -108,6 +108,25 @@ bool cd_relay_sink(const struct consumer *c)
 	return c->relay && !c->relay->snapshots_only;
 }
 
+/*
+ * The begun summary's relay lines (summary.c): the URL, the trace's
+ * place on the relay and the live timer when the trace streams (or
+ * streamed before it fell back); "" when not.  Malloc'ed.
+ */
+char *cd_relay_begun_lines(const struct consumer *c)
+{
+	const struct cd_relay *rl = c->relay;
+	char *text;
+
+	if (!cd_relay_sink(c))
+		return strdup("");
+	if (asprintf(&text, UST_SUMMARY_KEY_RELAY "=%s\n" UST_SUMMARY_KEY_RELAY_PATH "=%s\n"
+		     UST_SUMMARY_KEY_RELAY_LIVE "=%" PRIu32 "\n", rl->url.ctrl.text,
+		     rl->output_path, rl->session.live_timer_us) < 0)
+		return NULL;
+	return text;
+}
+
 /* The relay session's name, or NULL without a relay (metadata.c's env). */
 const char *cd_relay_session_name(const struct consumer *c)
 {
@@ -200,6 +219,7 @@ static void fall_back(struct consumer *c, const char *why)
 	} else {
 		fprintf(stderr, CONSUMER_NAME ": %s; the trace goes on in %s\n", why, c->out_path);
 		cd_output_file_metadata(c, rl->meta_text, rl->meta_len);
+		cd_summary_started(c);	/* a consumer that dies now: resumed there */
 	}
 	if (rl->r) {
 		ust_relay_take_unsent(rl->r, keep_unsent, c);

@@ -343,6 +343,17 @@ static int look(struct consumer *c, struct cd_trigger *t, unsigned int i)
 	return hit;
 }
 
+/*
+ * The matches up to `cut`, the cut of the last snapshot request, are the
+ * dead consumer's (it may have fired on them), and its hold-off runs
+ * from there: as if we had fired at `cut`.
+ */
+void cd_trigger_resume(struct consumer *c, uint64_t cut)
+{
+	if (c->trigger && cut)
+		c->trigger->last = cut;
+}
+
 void cd_trigger_scan(struct consumer *c)
 {
 	struct cd_trigger *t = c->trigger;

@@ -25,6 +25,7 @@
  * the switch while a snapshot has the channel frozen (I11).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
@@ -227,33 +228,108 @@ void ust__ringbuf_init_buffer(struct ust_session *s, struct ust_channel *ch,
  * Blocking mode (UST_MODE=block): the next sub-buffer is not consumed
  * yet, so sleep until the consumer releases one, outside any restartable
  * sequence (the caller retries from the top, maybe on another CPU).  This
- * is the full-buffer path only; the hot path never sleeps.  A consumer
- * that makes no progress for UST_BLOCK_TIMEOUT_NS (dead, or stopped) gets
- * the channel marked stalled: records are then refused at once, as in
- * discard mode, until a writer finds room again.  Returns 0 when the
- * consumer moved, -1 when the record must be counted lost.
+ * is the full-buffer path only; the hot path never sleeps nor reads
+ * CLOCK_MONOTONIC.
+ *
+ * A consumer that frees nothing for UST_BLOCK_TIMEOUT_NS of real time
+ * (dead, or stopped) stalls the channel.  The deadline is the channel's:
+ * the first writer that waits sets it, the others (other CPUs, other
+ * threads) share it, so the program waits that long once, not once per
+ * CPU.  The writer that reaches it marks the channel stalled with the
+ * buffer and position it waited on; records are then refused at once and
+ * counted (I7), as in discard mode, until that buffer's `consumed` moves:
+ * the consumer is back.  A switch into free room elsewhere does not
+ * clear the stall, since it says nothing about the consumer.  Returns 0
+ * when the consumer moved, -1 when the record must be counted lost.
  */
 #define UST_BLOCK_TIMEOUT_NS	2000000000ull
 #define UST_BLOCK_PAUSE_NS	20000
+#define UST_STALL_CPU_BITS	12	/* UST_MAX_CPUS */
+
+_Static_assert(UST_MAX_CPUS <= 1u << UST_STALL_CPU_BITS, "stall mark");
+
+static uint64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The mark of a stall on buffer `cpu` waiting at `consumed`; never 0. */
+static uint64_t stall_mark(const struct ust_channel *ch, uint32_t cpu,
+			   uint64_t consumed)
+{
+	return ((consumed / ch->subbuf_size) << UST_STALL_CPU_BITS | cpu) + 1;
+}
+
+/*
+ * Whether the channel is stalled: marked, and the marked buffer's
+ * `consumed` has not moved since.  Clears the mark when it has.
+ * Relaxed on the process-local words (hints shared by the writers).
+ */
+static bool channel_stalled(struct ust_channel *ch)
+{
+	uint64_t mark = __atomic_load_n(&ch->stall_mark, __ATOMIC_RELAXED);
+	uint32_t cpu = (uint32_t)((mark - 1) & ((1u << UST_STALL_CPU_BITS) - 1));
+
+	if (!mark)
+		return false;
+	/* I6, acquire: as in buffer_switch(); partner: the consumer's release. */
+	if (stall_mark(ch, cpu, __atomic_load_n(&ch->bufs[cpu].consumed,
+						__ATOMIC_ACQUIRE)) == mark)
+		return true;
+	__atomic_compare_exchange_n(&ch->stall_mark, &mark, 0, 0,
+				    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+	return false;
+}
+
+/* The channel's deadline: the current wait's, or a new one from `now`. */
+static uint64_t channel_deadline(struct ust_channel *ch, uint64_t now)
+{
+	uint64_t d = __atomic_load_n(&ch->wait_deadline, __ATOMIC_RELAXED);
+	uint64_t mine = now + UST_BLOCK_TIMEOUT_NS;
+
+	/* None, or a past one nobody cleared (a waiter that was cancelled). */
+	if (d && d > now)
+		return d;
+	/* On failure `d` gets the deadline another waiter just set. */
+	if (__atomic_compare_exchange_n(&ch->wait_deadline, &d, mine, 0,
+					__ATOMIC_RELAXED, __ATOMIC_RELAXED))
+		return mine;
+	return d;
+}
 
 static int wait_for_consumer(struct ust_channel *ch, struct ust_shm_buf *buf,
-			     uint64_t consumed)
+			     uint32_t cpu, uint64_t consumed)
 {
 	struct timespec pause = { 0, UST_BLOCK_PAUSE_NS };
-	uint64_t waited;
+	uint64_t deadline;
+	int ret = -1;
 
-	/* Relaxed: `stalled` is a process-local hint shared by the writers. */
-	if (__atomic_load_n(&ch->stalled, __ATOMIC_RELAXED))
+	if (channel_stalled(ch))
 		return -1;
-	for (waited = 0; waited < UST_BLOCK_TIMEOUT_NS;
-	     waited += UST_BLOCK_PAUSE_NS) {
+	deadline = channel_deadline(ch, monotonic_ns());
+	for (;;) {
 		nanosleep(&pause, NULL);
 		/* I6, acquire: as in buffer_switch(); partner: the consumer's release. */
-		if (__atomic_load_n(&buf->consumed, __ATOMIC_ACQUIRE) != consumed)
-			return 0;
+		if (__atomic_load_n(&buf->consumed, __ATOMIC_ACQUIRE) != consumed) {
+			ret = 0;
+			break;
+		}
+		/* Another writer reached the shared deadline first. */
+		if (__atomic_load_n(&ch->stall_mark, __ATOMIC_RELAXED))
+			return -1;
+		if (monotonic_ns() >= deadline) {
+			__atomic_store_n(&ch->stall_mark, stall_mark(ch, cpu, consumed),
+					 __ATOMIC_RELAXED);
+			break;
+		}
 	}
-	__atomic_store_n(&ch->stalled, 1, __ATOMIC_RELAXED);
-	return -1;
+	/* This wait is over: the next one starts a new deadline. */
+	__atomic_compare_exchange_n(&ch->wait_deadline, &deadline, 0, 0,
+				    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+	return ret;
 }
 
 /*
@@ -285,14 +361,11 @@ static int buffer_switch(const struct ust_session *s,
 						    __ATOMIC_ACQUIRE);
 
 		if (new_start + ch->subbuf_size - consumed > ch->buf_size) {
-			if (ch->blocking && wait_for_consumer(ch, buf, consumed) == 0)
+			if (ch->blocking && wait_for_consumer(ch, buf, cpu, consumed) == 0)
 				return 0;	/* room now: the caller retries */
 			count_lost(&buf->lost_full);
 			return -ENOBUFS;
 		}
-		/* Relaxed: a process-local hint; the consumer never reads it. */
-		if (__builtin_expect(__atomic_load_n(&ch->stalled, __ATOMIC_RELAXED), 0))
-			__atomic_store_n(&ch->stalled, 0, __ATOMIC_RELAXED);
 	} else if (ch->mode == UST_MODE_FLIGHT &&
 		   /*
 		    * I11, acquire: pairs with the consumer's store-release of

@@ -87,7 +87,14 @@ struct ust_channel {
 	uint32_t ctx_size;	/* ctf_ev_context_size(ctx_set) */
 	uint32_t ctx_img_size;	/* ctf_ev_context_image_size(ctx_set): the ip's offset */
 	uint32_t blocking;	/* discard mode: wait for room first */
-	int32_t stalled;	/* blocking gave up: the consumer is stuck */
+	/*
+	 * Blocking mode, process-local (ringbuf.c, wait_for_consumer()): the
+	 * CLOCK_MONOTONIC time at which the current wait for the consumer
+	 * gives up (0: nobody waits), and the mark of a stall (0: none),
+	 * which names the buffer and position the consumer left unmoved.
+	 */
+	uint64_t wait_deadline;
+	uint64_t stall_mark;
 };
 
 struct ust_session {

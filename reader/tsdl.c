@@ -21,6 +21,7 @@
  * line for the error messages.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -1234,6 +1235,30 @@ static int add_stream(struct parser *ps, struct stream_tmp *s)
 	return 0;
 }
 
+static void clock_normalize(struct rd_clock *c);
+
+/*
+ * The clock's origin, offset_s seconds plus offset cycles, must be a
+ * time in ns that fits in 64 bits (babeltrace2 refuses such a trace
+ * too, at its first packet).
+ */
+static int clock_check(struct parser *ps, struct rd_clock *c)
+{
+	int64_t s = c->offset_s, ns;
+
+	if (c->offset >= c->freq &&
+	    __builtin_add_overflow(s, (int64_t)(c->offset / c->freq), &s))
+		goto range;
+	if (__builtin_mul_overflow(s, 1000000000LL, &ns) ||
+	    __builtin_add_overflow(ns, 1000000000LL, &ns))
+		goto range;
+	clock_normalize(c);
+	return 0;
+range:
+	return fail(ps, "clock offset out of range (offset_s = %" PRId64 ", offset = %" PRIu64 ")",
+		    c->offset_s, c->offset);
+}
+
 static int parse_top_block(struct parser *ps)
 {
 	const char *w = ps->tok.s;
@@ -1249,7 +1274,8 @@ static int parse_top_block(struct parser *ps)
 			return fail(ps, "more than one clock is not supported");
 		ps->md->has_clock = true;
 		ps->md->clock.freq = 1000000000;
-		return parse_block(ps, clock_entry, &ps->md->clock);
+		return parse_block(ps, clock_entry, &ps->md->clock) ||
+		       clock_check(ps, &ps->md->clock);
 	}
 	if (!strcmp(w, "stream")) {
 		struct stream_tmp s = { 0 };
@@ -1361,7 +1387,6 @@ int rd_metadata_parse(struct rd_metadata *md, const char *text, size_t len,
 	} else if (memchr(text, '\0', len)) {
 		fail(&ps, "NUL byte in metadata");
 	} else if (!next(&ps) && !parse_top(&ps) && !check_streams(&ps)) {
-		clock_normalize(&md->clock);
 		rd_clock_set_origin(&md->clock);
 		return 0;
 	}
@@ -1415,7 +1440,13 @@ void rd_clock_set_origin(struct rd_clock *c)
 	c->origin_ns = c->offset_s * 1000000000LL + (int64_t)cycles_to_ns(c->freq, c->offset);
 }
 
+/* Saturated at INT64_MAX: a corrupt timestamp cannot overflow. */
 int64_t rd_clock_ns(const struct rd_clock *c, uint64_t cycles)
 {
-	return c->origin_ns + (int64_t)cycles_to_ns(c->freq, cycles);
+	uint64_t ns = cycles_to_ns(c->freq, cycles);
+	int64_t t;
+
+	if (ns > (uint64_t)INT64_MAX || __builtin_add_overflow(c->origin_ns, (int64_t)ns, &t))
+		return INT64_MAX;
+	return t;
 }

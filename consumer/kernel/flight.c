@@ -23,6 +23,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,7 @@
 #include <tracefs.h>
 
 #include "kerneld.h"
+#include "common/safepath.h"
 #include "ctf/format.h"
 
 #define COPY_CHUNK	(1u << 16)
@@ -243,27 +245,87 @@ static int snap_cpu(struct kerneld *kd, struct kstream *s, int dir_fd, const uin
 	return ret;
 }
 
-int kd_flight_snapshot(struct kerneld *kd, uint64_t cut, const char *dir, uint64_t *events)
+/* Remove what a failed snapshot wrote in `dir_fd`, then the directory. */
+static void snap_remove(struct kerneld *kd, const struct ust_safe_dir *parent, int dir_fd,
+			const char *name)
+{
+	char file[32];
+	unsigned int i;
+
+	unlinkat(dir_fd, "metadata", 0);
+	unlinkat(dir_fd, ".metadata", 0);
+	for (i = 0; i < kd->nr_cpus; i++) {
+		snprintf(file, sizeof(file), "kernel_%u", i);
+		unlinkat(dir_fd, file, 0);
+	}
+	if (unlinkat(parent->fd, name, AT_REMOVEDIR))
+		fprintf(stderr, KERNELD_NAME ": snapshot: cannot remove '%s/%s': %s\n",
+			parent->path, name, strerror(errno));
+}
+
+/* The metadata and every CPU's stream of a snapshot into `dir_fd`. */
+static int snap_write(struct kerneld *kd, int dir_fd, uint64_t cut, uint64_t *events)
 {
 	uint8_t uuid[16];
 	unsigned int i;
-	int dir_fd, ret;
+	int ret;
 
-	if (cut == UINT64_MAX)
-		cut = ust__clock_read(kd->clock.kind);	/* a crash: up to now */
-	kd_paths_drain(kd);	/* the names of the opens to convert */
-	if (mkdir(dir, 0755) && errno != EEXIST)
-		return -errno;
-	dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (dir_fd < 0)
-		return -errno;
 	ret = kd_random_uuid(uuid);
 	if (!ret)
 		ret = kd_metadata_write_to(kd, dir_fd, uuid);
 	*events = 0;
 	for (i = 0; !ret && i < kd->nr_cpus; i++)
 		ret = snap_cpu(kd, &kd->streams[i], dir_fd, uuid, cut, events);
+	return ret;
+}
+
+/*
+ * The snapshot goes to `dir`, as a user snapshot does (consumer/
+ * snapshot.c): written in the hidden `.<name>.part` next to it, in a
+ * parent opened by the walk of common/safepath.h (no link, no other
+ * user's directory in a world-writable one), renamed to `dir` once
+ * complete without replacing anything, removed on failure: a full disk
+ * leaves no truncated packet, which would make readers refuse the whole
+ * directory.
+ */
+int kd_flight_snapshot(struct kerneld *kd, uint64_t cut, const char *dir, uint64_t *events)
+{
+	char ppath[PATH_MAX], tmp[NAME_MAX + 1], err[2 * PATH_MAX];
+	const char *name = strrchr(dir, '/');
+	struct ust_safe_dir parent;
+	int dir_fd, ret;
+
+	*events = 0;
+	if (!name || !name[1] || (size_t)snprintf(tmp, sizeof(tmp), ".%s.part", name + 1) >=
+	    sizeof(tmp))
+		return -EINVAL;
+	snprintf(ppath, sizeof(ppath), "%.*s", name == dir ? 1 : (int)(name - dir), dir);
+	if (cut == UINT64_MAX)
+		cut = ust__clock_read(kd->clock.kind);	/* a crash: up to now */
+	kd_paths_drain(kd);	/* the names of the opens to convert */
+	ret = ust__safe_dir_open(ppath, 0, 0, &parent, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, KERNELD_NAME ": snapshot %s: %s\n", dir, err);
+		return ret;
+	}
+	if (mkdirat(parent.fd, tmp, 0700)) {
+		ret = -errno;
+		goto out;
+	}
+	dir_fd = openat(parent.fd, tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (dir_fd < 0) {
+		ret = -errno;
+		unlinkat(parent.fd, tmp, AT_REMOVEDIR);
+		goto out;
+	}
+	ret = snap_write(kd, dir_fd, cut, events);
+	if (!ret && renameat2(parent.fd, tmp, parent.fd, name + 1, RENAME_NOREPLACE))
+		ret = -errno;
+	if (ret)
+		snap_remove(kd, &parent, dir_fd, tmp);
 	close(dir_fd);
+out:
+	ust__safe_dir_close(&parent);
 	return ret;
 }
 

@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <poll.h>
 #include <popt.h>
 #include <signal.h>
@@ -39,6 +40,7 @@
 #include "kerneld.h"
 #include "ctf/tsdl.h"
 #include "common/parse.h"
+#include "common/safepath.h"
 
 #define DEFAULT_BUFFER_KB	8192
 #define DEFAULT_PERIOD_US	20000
@@ -161,12 +163,15 @@ int kd_random_uuid(uint8_t uuid[16])
 /* DIR/kernel, or DIR/kernel-N when an earlier session left one. */
 static int make_trace_dir(struct kerneld *kd)
 {
-	char name[32];
-	int i, parent;
+	char name[32], err[2 * PATH_MAX];
+	struct ust_safe_dir out;
+	int i, parent, ret;
 
-	parent = open(kd->opts.output, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (parent < 0)
-		return -errno;
+	/* No link, no other user's directory in a world-writable one. */
+	ret = ust__safe_dir_open(kd->opts.output, 0, 0, &out, err, sizeof(err));
+	if (ret)
+		return ret;
+	parent = out.fd;
 	for (i = 0; i < MAX_DIR_SUFFIX; i++) {
 		snprintf(name, sizeof(name), i ? "kernel-%d" : "kernel", i);
 		if (mkdirat(parent, name, 0700) && errno == EEXIST)
