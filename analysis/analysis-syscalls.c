@@ -18,6 +18,7 @@
 
 #include "analysis.h"
 #include "kstate.h"
+#include "latency.h"
 #include "tasks.h"
 
 struct syscall_stats {
@@ -28,16 +29,11 @@ struct syscall_stats {
 	size_t cap;
 };
 
-struct occurrence {
-	int64_t begin, lat, tid;
-	int call;
-};
-
 struct syscalls {
 	struct syscall_stats *calls;
 	size_t nr_calls;
 	struct syscall_pairs pairs;
-	struct occurrence *worst;	/* slowest first, up to top */
+	struct latency_case *worst;	/* slowest first, up to top */
 	size_t nr_worst;
 	uint64_t unpaired_exits;
 };
@@ -79,26 +75,8 @@ static int syscalls_classify(void *a, const struct rd_trace *t,
 	return 2 * call_index(a, name) + (entry ? 1 : 2);
 }
 
-/* Keep the `top` slowest calls, slowest first (ties: earliest first). */
-static void note_worst(struct syscalls *s, unsigned int top, const struct occurrence *o)
-{
-	size_t i = s->nr_worst;
-
-	if (i == top && s->worst[i - 1].lat >= o->lat)
-		return;
-	if (i < top)
-		s->nr_worst++;
-	else
-		i--;
-	while (i > 0 && s->worst[i - 1].lat < o->lat) {
-		s->worst[i] = s->worst[i - 1];
-		i--;
-	}
-	s->worst[i] = *o;
-}
-
 static void record_latency(struct syscalls *s, unsigned int top,
-			   const struct occurrence *o)
+			   const struct latency_case *o)
 {
 	struct syscall_stats *st = &s->calls[o->call];
 
@@ -112,25 +90,25 @@ static void record_latency(struct syscalls *s, unsigned int top,
 	st->sum += o->lat;
 	if (o->lat > st->max)
 		st->max = o->lat;
-	note_worst(s, top, o);
+	latency_note_worst(s->worst, &s->nr_worst, top, o);
 }
 
 static void syscalls_event(void *a, struct report_ctx *c, const struct rd_msg *m,
 			   int tag, const struct rd_value *v)
 {
 	struct syscalls *s = a;
-	struct occurrence o = { .tid = m->vtid, .call = (tag - 1) / 2 };
+	struct latency_case o = { .tid = m->vtid, .call = (tag - 1) / 2 };
 
 	(void)v;
 	if (tag % 2) {
 		kstate_syscall_entered_on(&s->pairs, m->vtid, o.call, m->ns, m->cpu);
 		return;
 	}
-	if (!kstate_syscall_exited(&s->pairs, m->vtid, o.call, &o.begin)) {
+	if (!kstate_syscall_exited(&s->pairs, m->vtid, o.call, &o.at)) {
 		s->unpaired_exits++;
 		return;
 	}
-	o.lat = m->ns - o.begin;
+	o.lat = m->ns - o.at;
 	record_latency(s, c->top, &o);
 }
 
@@ -188,11 +166,11 @@ static void print_worst(struct syscalls *s, struct report_ctx *c, FILE *out)
 
 	fprintf(out, "\nSlowest %zu:\n", s->nr_worst);
 	for (i = 0; i < s->nr_worst; i++) {
-		const struct occurrence *o = &s->worst[i];
+		const struct latency_case *o = &s->worst[i];
 		struct task *k = tasks_find(c->tasks, o->tid);
 
 		fprintf(out, "  [%s] %12s us  %-20s tid %" PRId64 " (%s)\n",
-			report_time(c, o->begin, b1), report_usecs((double)o->lat, b2),
+			report_time(c, o->at, b1), report_usecs((double)o->lat, b2),
 			s->calls[o->call].name, o->tid, k ? k->comm : "");
 	}
 }

@@ -625,23 +625,6 @@ static void note_unblocked(struct kmodel *m, struct report_ctx *c, struct km_thr
 
 /* ---- scheduling ---- */
 
-static void note_worst(struct kmodel *m, unsigned int top, const struct km_worst *o)
-{
-	size_t i = m->nr_worst;
-
-	if (i == top && m->worst[i - 1].lat >= o->lat)
-		return;
-	if (i < top)
-		m->nr_worst++;
-	else
-		i--;
-	while (i > 0 && m->worst[i - 1].lat < o->lat) {
-		m->worst[i] = m->worst[i - 1];
-		i--;
-	}
-	m->worst[i] = *o;
-}
-
 static void switch_in(struct kmodel *m, struct report_ctx *c, int64_t tid, int64_t ns)
 {
 	struct km_thread *t;
@@ -652,11 +635,13 @@ static void switch_in(struct kmodel *m, struct report_ctx *c, int64_t tid, int64
 	if (t->state == KS_BLOCKED && watched(m, t))
 		note_unblocked(m, c, t, ns, -1, -1);	/* its wakeup was not seen */
 	if (t->woken_at >= 0 && c->in_range && (m->want & KM_SCHED)) {
-		struct km_worst o = { tid, t->woken_at, ns - t->woken_at };
+		/* woken at `at`, ran `lat` later */
+		struct latency_case o = { .tid = tid, .at = t->woken_at,
+					  .lat = ns - t->woken_at, .call = -1 };
 
 		latency_add(&kmodel_proc(m, pid_of(c, tid))->wakeup, o.lat);
 		latency_add(&m->wakeup, o.lat);
-		note_worst(m, c->top, &o);
+		latency_note_worst(m->worst, &m->nr_worst, c->top, &o);
 	}
 	t->woken_at = -1;
 	set_state(m, c, t, KS_RUNNING, ns);
