@@ -28,6 +28,20 @@
 #define LIVE_MIN_US		100000u
 #define LIVE_MAX_US		3600000000u
 
+/* *dst becomes a copy of the checked option value `arg`. */
+static int keep_option(char **dst, const char *arg)
+{
+	char *copy = strdup(arg);
+
+	if (!copy) {
+		cli_error("out of memory");
+		return -1;
+	}
+	free(*dst);
+	*dst = copy;
+	return 0;
+}
+
 int cli_relay_option_url(struct record_relay *rr, const char *arg)
 {
 	struct ust_relay_url url;
@@ -37,13 +51,7 @@ int cli_relay_option_url(struct record_relay *rr, const char *arg)
 		cli_error("invalid --relayd '%s': %s", arg, err);
 		return -1;
 	}
-	free(rr->url);
-	rr->url = strdup(arg);
-	if (!rr->url) {
-		cli_error("out of memory");
-		return -1;
-	}
-	return 0;
+	return keep_option(&rr->url, arg);
 }
 
 int cli_relay_option_live(struct record_relay *rr, const char *arg)
@@ -82,13 +90,7 @@ int cli_relay_option_session(struct record_relay *rr, const char *arg)
 			  arg);
 		return -1;
 	}
-	free(rr->session);
-	rr->session = strdup(arg);
-	if (!rr->session) {
-		cli_error("out of memory");
-		return -1;
-	}
-	return 0;
+	return keep_option(&rr->session, arg);
 }
 
 int cli_relay_check(struct record_relay *rr, bool have_output)
