@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <popt.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,17 +190,4 @@ int ctl_words_check(const struct ctl_process *p, const char *pattern, bool gate)
 	}
 	free(r.v);
 	return n;
-}
-
-void ctl_print_help(FILE *out, const char *prog,
-		    const struct poptOption *options, const char *usage,
-		    const char *text)
-{
-	const char *argv[] = { prog, NULL };
-	poptContext ctx = poptGetContext(prog, 1, argv, options, 0);
-
-	poptSetOtherOptionHelp(ctx, usage);
-	poptPrintHelp(ctx, out, 0);
-	poptFreeContext(ctx);
-	fputs(text, out);
 }

@@ -20,6 +20,7 @@
 
 #include "abi/env.h"
 #include "cli.h"
+#include "command.h"
 #include "net/session.h"
 #include "net/sock.h"
 #include "record-relay.h"
@@ -27,20 +28,6 @@
 #define PROBE_TIMEOUT_MS	2000
 #define LIVE_MIN_US		100000u
 #define LIVE_MAX_US		3600000000u
-
-/* *dst becomes a copy of the checked option value `arg`. */
-static int keep_option(char **dst, const char *arg)
-{
-	char *copy = strdup(arg);
-
-	if (!copy) {
-		cli_error("out of memory");
-		return -1;
-	}
-	free(*dst);
-	*dst = copy;
-	return 0;
-}
 
 int cli_relay_option_url(struct record_relay *rr, const char *arg)
 {
@@ -51,7 +38,7 @@ int cli_relay_option_url(struct record_relay *rr, const char *arg)
 		cli_error("invalid --relayd '%s': %s", arg, err);
 		return -1;
 	}
-	return keep_option(&rr->url, arg);
+	return cli_keep_copy(&rr->url, arg);
 }
 
 int cli_relay_option_live(struct record_relay *rr, const char *arg)
@@ -90,7 +77,7 @@ int cli_relay_option_session(struct record_relay *rr, const char *arg)
 			  arg);
 		return -1;
 	}
-	return keep_option(&rr->session, arg);
+	return cli_keep_copy(&rr->session, arg);
 }
 
 int cli_relay_check(struct record_relay *rr, bool have_output)
