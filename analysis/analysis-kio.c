@@ -259,11 +259,7 @@ static void *net_create(struct report_ctx *c)
 int report_no_class(void *a, const struct rd_trace *t,
 		    const struct rd_event_class *ec, bool *fields)
 {
-	(void)a;
-	(void)t;
-	(void)ec;
-	(void)fields;
-	return 0;
+	return !report_every_class(a, t, ec, fields);	/* which wants every one */
 }
 
 void report_keep(void *a)
