@@ -63,7 +63,8 @@ static void snapshot_help(FILE *out)
 
 	cli_print_help(out, "ust snapshot", snapshot_table(&o), snapshot_usage,
 		       "\nWrites a snapshot of the buffers of process PID, which traces in\n"
-		       "flight-recorder mode (`ust record --flight-recorder`, or UST_MODE=flight),\n"
+		       "flight-recorder mode (`ust record --flight-recorder`, or "
+		       "UST_MODE=flight),\n"
 		       "into a new trace directory <trace>-snapshot-<n>-<reason>, and prints\n"
 		       "its path.  Needs the right to ptrace PID.\n");
 }
