@@ -12,7 +12,6 @@
  * ceil(0.99 n)-th smallest latency.
  */
 #include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,10 +22,7 @@
 
 struct syscall_stats {
 	const char *name;	/* without the prefix */
-	uint64_t count;
-	int64_t sum, max;
-	int64_t *lat;		/* every latency, sorted when printing */
-	size_t cap;
+	struct latency lat;	/* of every call */
 };
 
 struct syscalls {
@@ -78,18 +74,7 @@ static int syscalls_classify(void *a, const struct rd_trace *t,
 static void record_latency(struct syscalls *s, unsigned int top,
 			   const struct latency_case *o)
 {
-	struct syscall_stats *st = &s->calls[o->call];
-
-	if (st->count == st->cap) {
-		st->cap = st->cap ? 2 * st->cap : 64;
-		st->lat = realloc(st->lat, st->cap * sizeof(*st->lat));
-		if (!st->lat)
-			abort();
-	}
-	st->lat[st->count++] = o->lat;
-	st->sum += o->lat;
-	if (o->lat > st->max)
-		st->max = o->lat;
+	latency_add(&s->calls[o->call].lat, o->lat);
 	latency_note_worst(s->worst, &s->nr_worst, top, o);
 }
 
@@ -121,19 +106,12 @@ static void syscalls_discarded(void *a, struct report_ctx *c, const struct rd_ms
 	kstate_syscall_forget_cpu(&s->pairs, m->cpu);
 }
 
-static int cmp_i64(const void *pa, const void *pb)
-{
-	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
-
-	return a < b ? -1 : a > b;
-}
-
 static int by_count_then_name(const void *pa, const void *pb)
 {
 	const struct syscall_stats *a = pa, *b = pb;
 
-	if (a->count != b->count)
-		return a->count > b->count ? -1 : 1;
+	if (a->lat.n != b->lat.n)
+		return a->lat.n > b->lat.n ? -1 : 1;
 	return strcmp(a->name, b->name);
 }
 
@@ -147,14 +125,13 @@ static void print_calls(struct syscalls *s, FILE *out)
 	qsort(v, s->nr_calls, sizeof(*v), by_count_then_name);
 	fprintf(out, "%-20s %10s %12s %12s %12s\n", "syscall", "count",
 		"mean (us)", "p99 (us)", "max (us)");
-	for (i = 0; i < s->nr_calls && v[i].count; i++) {
-		size_t rank = (size_t)ceil(0.99 * (double)v[i].count);
+	for (i = 0; i < s->nr_calls && v[i].lat.n; i++) {
+		struct latency *l = &v[i].lat;
 
-		qsort(v[i].lat, v[i].count, sizeof(*v[i].lat), cmp_i64);
-		fprintf(out, "%-20s %10" PRIu64 " %12s %12s %12s\n", v[i].name, v[i].count,
-			report_usecs((double)v[i].sum / (double)v[i].count, b1),
-			report_usecs((double)v[i].lat[rank - 1], b2),
-			report_usecs((double)v[i].max, b3));
+		fprintf(out, "%-20s %10zu %12s %12s %12s\n", v[i].name, l->n,
+			report_usecs(latency_mean(l), b1),
+			report_usecs((double)latency_rank(l, 0.99), b2),
+			report_usecs((double)l->max, b3));
 	}
 	free(v);
 }
@@ -197,7 +174,7 @@ static void syscalls_destroy(void *a)
 	size_t i;
 
 	for (i = 0; i < s->nr_calls; i++)
-		free(s->calls[i].lat);
+		latency_free(&s->calls[i].lat);
 	kstate_syscall_pairs_free(&s->pairs);
 	free(s->calls);
 	free(s->worst);
