@@ -11,6 +11,7 @@
 #include "abi/consumerd.h"
 #include "analysis.h"
 #include "common/shm-ctl.h"
+#include "order.h"
 #include "tasks.h"
 #include "u64map.h"
 
@@ -307,14 +308,11 @@ static void threads_event(void *a, struct report_ctx *c, const struct rd_msg *m,
 	th->last->count++;
 }
 
-static int by_count_then_tid(const void *pa, const void *pb)
+static struct order_key thread_rank(void *row)
 {
-	const struct thread_count *a = *(const struct thread_count *const *)pa;
-	const struct thread_count *b = *(const struct thread_count *const *)pb;
+	const struct thread_count *tc = row;
 
-	if (a->count != b->count)
-		return a->count > b->count ? -1 : 1;
-	return a->tid < b->tid ? -1 : a->tid > b->tid;
+	return (struct order_key){ (int64_t)tc->count, tc->tid };
 }
 
 static void print_thread(const struct thread_count *tc, struct report_ctx *c,
@@ -329,12 +327,12 @@ static void print_thread(const struct thread_count *tc, struct report_ctx *c,
 static void threads_print(void *a, struct report_ctx *c, FILE *out)
 {
 	struct threads *th = a;
-	struct thread_count **v = (struct thread_count **)u64map_values(&th->by_key);
+	struct thread_count **v =
+		(struct thread_count **)order_values(&th->by_key, thread_rank);
 	size_t i, n = th->by_key.nr;
 
 	report_heading(out, "Events per thread");
 	fprintf(out, "%12s %8s %8s  %s\n", "count", "pid", "tid", "command");
-	qsort(v, n, sizeof(*v), by_count_then_tid);
 	for (i = 0; i < n && i < c->top; i++)
 		print_thread(v[i], c, out);
 	if (n > c->top)

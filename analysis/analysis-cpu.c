@@ -17,6 +17,7 @@
 
 #include "analysis.h"
 #include "kstate.h"
+#include "order.h"
 #include "tasks.h"
 
 #define MAX_COLUMNS	8	/* processes in the over-time table */
@@ -116,14 +117,11 @@ static void spread(int64_t *buckets, size_t nb, int64_t origin, int64_t interval
 	}
 }
 
-static int by_total(const void *pa, const void *pb)
+static struct order_key proc_rank(void *row)
 {
-	const struct proc_usage *a = *(const struct proc_usage *const *)pa;
-	const struct proc_usage *b = *(const struct proc_usage *const *)pb;
+	const struct proc_usage *p = row;
 
-	if (a->total != b->total)
-		return a->total > b->total ? -1 : 1;
-	return a->pid < b->pid ? -1 : a->pid > b->pid;
+	return (struct order_key){ p->total, p->pid };
 }
 
 static void print_over_time(struct proc_usage **v, size_t n, size_t nb,
@@ -202,8 +200,7 @@ static void cpu_print(void *a, struct report_ctx *c, FILE *out)
 		nr_cpus == 1 ? "" : "s", report_secs(span, b1), report_secs(busy, b2),
 		report_secs(idle, b3));
 	fprintf(out, "%9s  %-16s %16s %7s\n", "pid", "command", "cpu time (s)", "share");
-	v = (struct proc_usage **)u64map_values(&procs);
-	qsort(v, procs.nr, sizeof(*v), by_total);
+	v = (struct proc_usage **)order_values(&procs, proc_rank);
 	for (i = 0; i < procs.nr && i < c->top; i++)
 		fprintf(out, "%9" PRId64 "  %-16s %16s %6.1f%%\n", v[i]->pid, v[i]->comm,
 			report_secs(v[i]->total, b1),

@@ -14,26 +14,21 @@
 #include <stdlib.h>
 
 #include "kmodel.h"
+#include "order.h"
 #include "tasks.h"
 
-static int disk_by_rq(const void *pa, const void *pb)
+static struct order_key disk_by_rq(void *row)
 {
-	const struct km_disk *a = *(const struct km_disk *const *)pa;
-	const struct km_disk *b = *(const struct km_disk *const *)pb;
+	const struct km_disk *d = row;
 
-	if (a->rq != b->rq)
-		return a->rq > b->rq ? -1 : 1;
-	return a->dev < b->dev ? -1 : a->dev > b->dev;
+	return (struct order_key){ (int64_t)d->rq, (int64_t)d->dev };
 }
 
-static int proc_by_rq(const void *pa, const void *pb)
+static struct order_key proc_by_rq(void *row)
 {
-	const struct km_proc *a = *(const struct km_proc *const *)pa;
-	const struct km_proc *b = *(const struct km_proc *const *)pb;
+	const struct km_proc *p = row;
 
-	if (a->blk_rq != b->blk_rq)
-		return a->blk_rq > b->blk_rq ? -1 : 1;
-	return a->pid < b->pid ? -1 : a->pid > b->pid;
+	return (struct order_key){ (int64_t)p->blk_rq, p->pid };
 }
 
 /* "major,minor" of the kernel's dev_t (MINORBITS 20) into buf[32]. */
@@ -69,8 +64,8 @@ static void block_print(void *a, struct report_ctx *c, FILE *out)
 
 	if (!kmodel_heading(m, c, "Block I/O", out))
 		return;
-	dv = (struct km_disk **)kmodel_sorted(&m->disks, disk_by_rq);
-	pv = (struct km_proc **)kmodel_sorted(&m->procs, proc_by_rq);
+	dv = (struct km_disk **)order_values(&m->disks, disk_by_rq);
+	pv = (struct km_proc **)order_values(&m->procs, proc_by_rq);
 	if (c->csv)
 		fputs("table,device,requests,read_bytes,written_bytes,p50_ns,p90_ns,p99_ns,max_ns\n",
 		      out);

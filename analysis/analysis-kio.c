@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "kmodel.h"
+#include "order.h"
 #include "tasks.h"
 
 static const char *comm_of(struct report_ctx *c, int64_t pid)
@@ -30,14 +31,11 @@ static uint64_t io_bytes(const struct km_io *io)
 	return io->rbytes + io->wbytes;
 }
 
-static int proc_by_file_bytes(const void *pa, const void *pb)
+static struct order_key proc_by_file_bytes(void *row)
 {
-	const struct km_proc *a = *(const struct km_proc *const *)pa;
-	const struct km_proc *b = *(const struct km_proc *const *)pb;
+	const struct km_proc *p = row;
 
-	if (io_bytes(&a->file) != io_bytes(&b->file))
-		return io_bytes(&a->file) > io_bytes(&b->file) ? -1 : 1;
-	return a->pid < b->pid ? -1 : a->pid > b->pid;
+	return (struct order_key){ (int64_t)io_bytes(&p->file), p->pid };
 }
 
 static int file_by_bytes(const void *pa, const void *pb)
@@ -152,7 +150,7 @@ static void io_print(void *a, struct report_ctx *c, FILE *out)
 
 	if (!kmodel_heading(m, c, "File I/O", out))
 		return;
-	pv = (struct km_proc **)kmodel_sorted(&m->procs, proc_by_file_bytes);
+	pv = (struct km_proc **)order_values(&m->procs, proc_by_file_bytes);
 	fv = kmodel_files(m);
 	qsort(fv, m->nr_files, sizeof(*fv), file_by_bytes);
 	if (c->csv)
@@ -165,14 +163,11 @@ static void io_print(void *a, struct report_ctx *c, FILE *out)
 
 /* ---- --net ---- */
 
-static int proc_by_sock_bytes(const void *pa, const void *pb)
+static struct order_key proc_by_sock_bytes(void *row)
 {
-	const struct km_proc *a = *(const struct km_proc *const *)pa;
-	const struct km_proc *b = *(const struct km_proc *const *)pb;
+	const struct km_proc *p = row;
 
-	if (io_bytes(&a->sock) != io_bytes(&b->sock))
-		return io_bytes(&a->sock) > io_bytes(&b->sock) ? -1 : 1;
-	return a->pid < b->pid ? -1 : a->pid > b->pid;
+	return (struct order_key){ (int64_t)io_bytes(&p->sock), p->pid };
 }
 
 static int iface_by_name(const void *pa, const void *pb)
@@ -241,7 +236,7 @@ static void net_print(void *a, struct report_ctx *c, FILE *out)
 	if (!kmodel_heading(m, c, "Network", out))
 		return;
 	iv = (struct km_iface **)kmodel_sorted(&m->ifaces, iface_by_name);
-	pv = (struct km_proc **)kmodel_sorted(&m->procs, proc_by_sock_bytes);
+	pv = (struct km_proc **)order_values(&m->procs, proc_by_sock_bytes);
 	if (c->csv)
 		net_csv(m, c, iv, pv, out);
 	else
@@ -264,11 +259,7 @@ static void *net_create(struct report_ctx *c)
 int report_no_class(void *a, const struct rd_trace *t,
 		    const struct rd_event_class *ec, bool *fields)
 {
-	(void)a;
-	(void)t;
-	(void)ec;
-	(void)fields;
-	return 0;
+	return !report_every_class(a, t, ec, fields);	/* which wants every one */
 }
 
 void report_keep(void *a)

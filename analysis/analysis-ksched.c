@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "kmodel.h"
+#include "order.h"
 #include "tasks.h"
 
 #define MAX_COLUMNS	8	/* processes in the over-time table */
@@ -62,14 +63,11 @@ static const char stats_header[] = "%8s %10s %10s %10s %10s %10s\n";
 
 /* ---- --sched ---- */
 
-static int proc_by_p99(const void *pa, const void *pb)
+static struct order_key proc_by_p99(void *row)
 {
-	struct km_proc *a = *(struct km_proc *const *)pa, *b = *(struct km_proc *const *)pb;
-	int64_t x = latency_rank(&a->wakeup, 0.99), y = latency_rank(&b->wakeup, 0.99);
+	struct km_proc *p = row;
 
-	if (x != y)
-		return x > y ? -1 : 1;
-	return a->pid < b->pid ? -1 : a->pid > b->pid;
+	return (struct order_key){ latency_rank(&p->wakeup, 0.99), p->pid };
 }
 
 static void sched_print(void *a, struct report_ctx *c, FILE *out)
@@ -95,7 +93,7 @@ static void sched_print(void *a, struct report_ctx *c, FILE *out)
 	} else {
 		fputs("table,pid,command,wakeups,mean_ns,p50_ns,p90_ns,p99_ns,max_ns\n", out);
 	}
-	pv = (struct km_proc **)kmodel_sorted(&m->procs, proc_by_p99);
+	pv = (struct km_proc **)order_values(&m->procs, proc_by_p99);
 	for (i = n = 0; i < m->procs.nr && (c->csv || n < c->top); i++) {
 		if (!pv[i]->wakeup.n)
 			continue;
@@ -224,15 +222,11 @@ static bool has_memory(const struct km_proc *p)
 	return p->pages_alloc || p->pages_free || p->faults_user || p->faults_kernel;
 }
 
-static int proc_by_pages(const void *pa, const void *pb)
+static struct order_key proc_by_pages(void *row)
 {
-	const struct km_proc *a = *(const struct km_proc *const *)pa;
-	const struct km_proc *b = *(const struct km_proc *const *)pb;
-	uint64_t x = a->pages_alloc + a->faults_user, y = b->pages_alloc + b->faults_user;
+	const struct km_proc *p = row;
 
-	if (x != y)
-		return x > y ? -1 : 1;
-	return a->pid < b->pid ? -1 : a->pid > b->pid;
+	return (struct order_key){ (int64_t)(p->pages_alloc + p->faults_user), p->pid };
 }
 
 /* Pages `p` allocated in [from, from + len) ms after the origin. */
@@ -279,7 +273,7 @@ static void memory_print(void *a, struct report_ctx *c, FILE *out)
 
 	if (!kmodel_heading(m, c, "Memory", out))
 		return;
-	pv = (struct km_proc **)kmodel_sorted(&m->procs, proc_by_pages);
+	pv = (struct km_proc **)order_values(&m->procs, proc_by_pages);
 	if (c->csv) {
 		fputs("table,pid,command,pages_allocated,pages_freed,faults_user,faults_kernel\n", out);
 	} else {

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "kmodel.h"
+#include "order.h"
 #include "tasks.h"
 
 static const char *comm_of(struct report_ctx *c, int64_t tid)
@@ -32,40 +33,31 @@ static const char *comm_of(struct report_ctx *c, int64_t tid)
 	return k && k->comm[0] ? k->comm : "?";
 }
 
-static int call_by_time(const void *pa, const void *pb)
+static struct order_key call_by_time(void *row)
 {
-	const struct km_call_time *a = *(const struct km_call_time *const *)pa;
-	const struct km_call_time *b = *(const struct km_call_time *const *)pb;
+	const struct km_call_time *ct = row;
 
-	if (a->time != b->time)
-		return a->time > b->time ? -1 : 1;
-	return a->call - b->call;
+	return (struct order_key){ ct->time, ct->call };
 }
 
-static int waker_by_blocked(const void *pa, const void *pb)
+static struct order_key waker_by_blocked(void *row)
 {
-	const struct km_waker *a = *(const struct km_waker *const *)pa;
-	const struct km_waker *b = *(const struct km_waker *const *)pb;
+	const struct km_waker *w = row;
 
-	if (a->blocked != b->blocked)
-		return a->blocked > b->blocked ? -1 : 1;
-	return a->tid < b->tid ? -1 : a->tid > b->tid;
+	return (struct order_key){ w->blocked, w->tid };
 }
 
 static int block_by_length(const void *pa, const void *pb)
 {
 	const struct km_block *a = pa, *b = pb;
-	int64_t x = a->end - a->begin, y = b->end - b->begin;
 
-	if (x != y)
-		return x > y ? -1 : 1;
-	return a->begin < b->begin ? -1 : a->begin > b->begin;
+	return order_compare(order_span(a->begin, a->end), order_span(b->begin, b->end));
 }
 
 static void calls_table(struct kmodel *m, struct report_ctx *c, struct km_profile *p,
 			const char *table, FILE *out)
 {
-	struct km_call_time **v = (struct km_call_time **)kmodel_sorted(&p->calls, call_by_time);
+	struct km_call_time **v = (struct km_call_time **)order_values(&p->calls, call_by_time);
 	char b1[32], b2[32];
 	size_t i;
 
@@ -89,7 +81,7 @@ static void calls_table(struct kmodel *m, struct report_ctx *c, struct km_profil
 static void wakers_table(struct kmodel *m, struct report_ctx *c, struct km_profile *p,
 			 const char *table, FILE *out)
 {
-	struct km_waker **v = (struct km_waker **)kmodel_sorted(&p->wakers, waker_by_blocked);
+	struct km_waker **v = (struct km_waker **)order_values(&p->wakers, waker_by_blocked);
 	char b[32];
 	size_t i;
 
@@ -199,11 +191,8 @@ static uint64_t calls_of(const struct km_profile *p)
 static int interval_by_length(const void *pa, const void *pb)
 {
 	const struct km_interval *a = pa, *b = pb;
-	int64_t x = a->end - a->begin, y = b->end - b->begin;
 
-	if (x != y)
-		return x > y ? -1 : 1;
-	return a->begin < b->begin ? -1 : a->begin > b->begin;
+	return order_compare(order_span(a->begin, a->end), order_span(b->begin, b->end));
 }
 
 static void interval_row(struct kmodel *m, struct report_ctx *c, const struct km_interval *iv,

@@ -12,32 +12,24 @@
  * ceil(0.99 n)-th smallest latency.
  */
 #include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis.h"
 #include "kstate.h"
+#include "latency.h"
 #include "tasks.h"
 
 struct syscall_stats {
 	const char *name;	/* without the prefix */
-	uint64_t count;
-	int64_t sum, max;
-	int64_t *lat;		/* every latency, sorted when printing */
-	size_t cap;
-};
-
-struct occurrence {
-	int64_t begin, lat, tid;
-	int call;
+	struct latency lat;	/* of every call */
 };
 
 struct syscalls {
 	struct syscall_stats *calls;
 	size_t nr_calls;
 	struct syscall_pairs pairs;
-	struct occurrence *worst;	/* slowest first, up to top */
+	struct latency_case *worst;	/* slowest first, up to top */
 	size_t nr_worst;
 	uint64_t unpaired_exits;
 };
@@ -79,58 +71,29 @@ static int syscalls_classify(void *a, const struct rd_trace *t,
 	return 2 * call_index(a, name) + (entry ? 1 : 2);
 }
 
-/* Keep the `top` slowest calls, slowest first (ties: earliest first). */
-static void note_worst(struct syscalls *s, unsigned int top, const struct occurrence *o)
-{
-	size_t i = s->nr_worst;
-
-	if (i == top && s->worst[i - 1].lat >= o->lat)
-		return;
-	if (i < top)
-		s->nr_worst++;
-	else
-		i--;
-	while (i > 0 && s->worst[i - 1].lat < o->lat) {
-		s->worst[i] = s->worst[i - 1];
-		i--;
-	}
-	s->worst[i] = *o;
-}
-
 static void record_latency(struct syscalls *s, unsigned int top,
-			   const struct occurrence *o)
+			   const struct latency_case *o)
 {
-	struct syscall_stats *st = &s->calls[o->call];
-
-	if (st->count == st->cap) {
-		st->cap = st->cap ? 2 * st->cap : 64;
-		st->lat = realloc(st->lat, st->cap * sizeof(*st->lat));
-		if (!st->lat)
-			abort();
-	}
-	st->lat[st->count++] = o->lat;
-	st->sum += o->lat;
-	if (o->lat > st->max)
-		st->max = o->lat;
-	note_worst(s, top, o);
+	latency_add(&s->calls[o->call].lat, o->lat);
+	latency_note_worst(s->worst, &s->nr_worst, top, o);
 }
 
 static void syscalls_event(void *a, struct report_ctx *c, const struct rd_msg *m,
 			   int tag, const struct rd_value *v)
 {
 	struct syscalls *s = a;
-	struct occurrence o = { .tid = m->vtid, .call = (tag - 1) / 2 };
+	struct latency_case o = { .tid = m->vtid, .call = (tag - 1) / 2 };
 
 	(void)v;
 	if (tag % 2) {
 		kstate_syscall_entered_on(&s->pairs, m->vtid, o.call, m->ns, m->cpu);
 		return;
 	}
-	if (!kstate_syscall_exited(&s->pairs, m->vtid, o.call, &o.begin)) {
+	if (!kstate_syscall_exited(&s->pairs, m->vtid, o.call, &o.at)) {
 		s->unpaired_exits++;
 		return;
 	}
-	o.lat = m->ns - o.begin;
+	o.lat = m->ns - o.at;
 	record_latency(s, c->top, &o);
 }
 
@@ -143,19 +106,12 @@ static void syscalls_discarded(void *a, struct report_ctx *c, const struct rd_ms
 	kstate_syscall_forget_cpu(&s->pairs, m->cpu);
 }
 
-static int cmp_i64(const void *pa, const void *pb)
-{
-	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
-
-	return a < b ? -1 : a > b;
-}
-
 static int by_count_then_name(const void *pa, const void *pb)
 {
 	const struct syscall_stats *a = pa, *b = pb;
 
-	if (a->count != b->count)
-		return a->count > b->count ? -1 : 1;
+	if (a->lat.n != b->lat.n)
+		return a->lat.n > b->lat.n ? -1 : 1;
 	return strcmp(a->name, b->name);
 }
 
@@ -169,14 +125,13 @@ static void print_calls(struct syscalls *s, FILE *out)
 	qsort(v, s->nr_calls, sizeof(*v), by_count_then_name);
 	fprintf(out, "%-20s %10s %12s %12s %12s\n", "syscall", "count",
 		"mean (us)", "p99 (us)", "max (us)");
-	for (i = 0; i < s->nr_calls && v[i].count; i++) {
-		size_t rank = (size_t)ceil(0.99 * (double)v[i].count);
+	for (i = 0; i < s->nr_calls && v[i].lat.n; i++) {
+		struct latency *l = &v[i].lat;
 
-		qsort(v[i].lat, v[i].count, sizeof(*v[i].lat), cmp_i64);
-		fprintf(out, "%-20s %10" PRIu64 " %12s %12s %12s\n", v[i].name, v[i].count,
-			report_usecs((double)v[i].sum / (double)v[i].count, b1),
-			report_usecs((double)v[i].lat[rank - 1], b2),
-			report_usecs((double)v[i].max, b3));
+		fprintf(out, "%-20s %10zu %12s %12s %12s\n", v[i].name, l->n,
+			report_usecs(latency_mean(l), b1),
+			report_usecs((double)latency_rank(l, 0.99), b2),
+			report_usecs((double)l->max, b3));
 	}
 	free(v);
 }
@@ -188,11 +143,11 @@ static void print_worst(struct syscalls *s, struct report_ctx *c, FILE *out)
 
 	fprintf(out, "\nSlowest %zu:\n", s->nr_worst);
 	for (i = 0; i < s->nr_worst; i++) {
-		const struct occurrence *o = &s->worst[i];
+		const struct latency_case *o = &s->worst[i];
 		struct task *k = tasks_find(c->tasks, o->tid);
 
 		fprintf(out, "  [%s] %12s us  %-20s tid %" PRId64 " (%s)\n",
-			report_time(c, o->begin, b1), report_usecs((double)o->lat, b2),
+			report_time(c, o->at, b1), report_usecs((double)o->lat, b2),
 			s->calls[o->call].name, o->tid, k ? k->comm : "");
 	}
 }
@@ -219,7 +174,7 @@ static void syscalls_destroy(void *a)
 	size_t i;
 
 	for (i = 0; i < s->nr_calls; i++)
-		free(s->calls[i].lat);
+		latency_free(&s->calls[i].lat);
 	kstate_syscall_pairs_free(&s->pairs);
 	free(s->calls);
 	free(s->worst);

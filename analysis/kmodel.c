@@ -314,12 +314,16 @@ static int kmodel_classify(void *a, const struct rd_trace *t,
 
 /* ---- figures ---- */
 
-/* The value of `key`, a new zeroed one of `size` bytes if none (*fresh). */
+/*
+ * The value of `key`, a new zeroed one of `size` bytes if none (then
+ * *fresh is set, when the caller asks with a `fresh`).
+ */
 static void *slot(struct u64map *map, uint64_t key, size_t size, bool *fresh)
 {
 	void *v = u64map_get(map, key);
 
-	*fresh = !v;
+	if (fresh)
+		*fresh = !v;
 	if (!v) {
 		v = report_zalloc(size);
 		u64map_set(map, key, v);
@@ -329,8 +333,7 @@ static void *slot(struct u64map *map, uint64_t key, size_t size, bool *fresh)
 
 struct km_proc *kmodel_proc(struct kmodel *m, int64_t pid)
 {
-	bool fresh;
-	struct km_proc *p = slot(&m->procs, (uint64_t)pid, sizeof(*p), &fresh);
+	struct km_proc *p = slot(&m->procs, (uint64_t)pid, sizeof(*p), NULL);
 
 	p->pid = pid;
 	return p;
@@ -479,15 +482,12 @@ static int64_t pid_of(struct report_ctx *c, int64_t tid)
 
 static struct u64map *fdtable_of(struct kmodel *m, int64_t pid)
 {
-	bool fresh;
-
-	return slot(&m->fdtables, (uint64_t)pid, sizeof(struct u64map), &fresh);
+	return slot(&m->fdtables, (uint64_t)pid, sizeof(struct u64map), NULL);
 }
 
 static void fdt_set(struct kmodel *m, int64_t pid, int64_t fd, struct km_file *f, bool cloexec)
 {
-	bool fresh;
-	struct km_fd *d = slot(fdtable_of(m, pid), (uint64_t)fd, sizeof(*d), &fresh);
+	struct km_fd *d = slot(fdtable_of(m, pid), (uint64_t)fd, sizeof(*d), NULL);
 
 	d->file = f;
 	d->cloexec = cloexec;
@@ -546,8 +546,7 @@ static void fdtable_exec(struct kmodel *m, int64_t pid)
 
 static struct km_call_time *call_time(struct km_profile *p, int call)
 {
-	bool fresh;
-	struct km_call_time *ct = slot(&p->calls, (uint64_t)call + 1, sizeof(*ct), &fresh);
+	struct km_call_time *ct = slot(&p->calls, (uint64_t)call + 1, sizeof(*ct), NULL);
 
 	ct->call = call;
 	return ct;
@@ -588,8 +587,7 @@ static void set_state(struct kmodel *m, struct report_ctx *c, struct km_thread *
 
 static struct km_waker *waker_of(struct km_profile *p, int64_t tid)
 {
-	bool fresh;
-	struct km_waker *w = slot(&p->wakers, (uint64_t)tid + 1, sizeof(*w), &fresh);
+	struct km_waker *w = slot(&p->wakers, (uint64_t)tid + 1, sizeof(*w), NULL);
 
 	w->tid = tid;
 	return w;
@@ -625,23 +623,6 @@ static void note_unblocked(struct kmodel *m, struct report_ctx *c, struct km_thr
 
 /* ---- scheduling ---- */
 
-static void note_worst(struct kmodel *m, unsigned int top, const struct km_worst *o)
-{
-	size_t i = m->nr_worst;
-
-	if (i == top && m->worst[i - 1].lat >= o->lat)
-		return;
-	if (i < top)
-		m->nr_worst++;
-	else
-		i--;
-	while (i > 0 && m->worst[i - 1].lat < o->lat) {
-		m->worst[i] = m->worst[i - 1];
-		i--;
-	}
-	m->worst[i] = *o;
-}
-
 static void switch_in(struct kmodel *m, struct report_ctx *c, int64_t tid, int64_t ns)
 {
 	struct km_thread *t;
@@ -652,11 +633,13 @@ static void switch_in(struct kmodel *m, struct report_ctx *c, int64_t tid, int64
 	if (t->state == KS_BLOCKED && watched(m, t))
 		note_unblocked(m, c, t, ns, -1, -1);	/* its wakeup was not seen */
 	if (t->woken_at >= 0 && c->in_range && (m->want & KM_SCHED)) {
-		struct km_worst o = { tid, t->woken_at, ns - t->woken_at };
+		/* woken at `at`, ran `lat` later */
+		struct latency_case o = { .tid = tid, .at = t->woken_at,
+					  .lat = ns - t->woken_at, .call = -1 };
 
 		latency_add(&kmodel_proc(m, pid_of(c, tid))->wakeup, o.lat);
 		latency_add(&m->wakeup, o.lat);
-		note_worst(m, c->top, &o);
+		latency_note_worst(m->worst, &m->nr_worst, c->top, &o);
 	}
 	t->woken_at = -1;
 	set_state(m, c, t, KS_RUNNING, ns);
@@ -887,8 +870,7 @@ static void on_exit_call(struct kmodel *m, struct report_ctx *c, const struct rd
 
 static struct km_disk *disk_of(struct kmodel *m, uint64_t dev)
 {
-	bool fresh;
-	struct km_disk *d = slot(&m->disks, dev + 1, sizeof(*d), &fresh);
+	struct km_disk *d = slot(&m->disks, dev + 1, sizeof(*d), NULL);
 
 	d->dev = dev;
 	return d;

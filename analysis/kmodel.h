@@ -190,7 +190,7 @@ struct kmodel {
 	size_t nr_files;
 	struct u64map disks, irqs, ifaces;
 	struct latency wakeup;		/* all threads */
-	struct km_worst *worst;		/* slowest wakeups, --top */
+	struct latency_case *worst;	/* slowest wakeups, --top */
 	size_t nr_worst;
 	/* --thread */
 	int64_t thread_tid;
@@ -202,10 +202,6 @@ struct kmodel {
 	struct km_interval *intervals;
 	size_t nr_intervals, cap_intervals;
 	int64_t origin_ns;		/* the first event counted */
-};
-
-struct km_worst {
-	int64_t tid, at, lat;	/* woken at `at`, ran `lat` later */
 };
 
 /* The model of report `c` (NULL until analysis_kmodel is created). */

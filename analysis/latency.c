@@ -50,6 +50,24 @@ double latency_mean(const struct latency *l)
 	return l->n ? (double)l->sum / (double)l->n : 0;
 }
 
+void latency_note_worst(struct latency_case *worst, size_t *nr, unsigned int top,
+			const struct latency_case *o)
+{
+	size_t i = *nr;
+
+	if (i == top && worst[i - 1].lat >= o->lat)
+		return;
+	if (i < top)
+		(*nr)++;
+	else
+		i--;
+	while (i > 0 && worst[i - 1].lat < o->lat) {
+		worst[i] = worst[i - 1];
+		i--;
+	}
+	worst[i] = *o;
+}
+
 void latency_free(struct latency *l)
 {
 	free(l->v);

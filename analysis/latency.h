@@ -25,4 +25,17 @@ int64_t latency_rank(struct latency *l, double p);
 double latency_mean(const struct latency *l);
 void latency_free(struct latency *l);
 
+/* One slow case: thread `tid`, from `at`, lasting `lat` ns, in `call`. */
+struct latency_case {
+	int64_t at, lat, tid;
+	int call;		/* the system call, when the list is of calls */
+};
+
+/*
+ * Keep the `top` slowest cases in worst[] (room for top, *nr of them
+ * so far), slowest first; of equal ones, the first seen stays first.
+ */
+void latency_note_worst(struct latency_case *worst, size_t *nr, unsigned int top,
+			const struct latency_case *o);
+
 #endif /* UST_ANALYSIS_LATENCY_H */

@@ -38,20 +38,17 @@ WARMUP=1000000
 LT_USER=ustbench
 BASELINE=
 
-die() { echo "filter.sh: $*" >&2; exit 1; }
-note() { echo "filter.sh: $*" >&2; }
+. "$(dirname -- "$0")/lib.sh"
 
 while [ $# -gt 0 ]; do
 	case $1 in
 	--reps) REPS=$2; shift 2 ;;
 	--baseline) BASELINE=$(CDPATH='' cd -- "$2" && pwd) || die "no build '$2'"; shift 2 ;;
-	-h | --help) echo "usage: $0 [--reps N] [--baseline OTHER_BUILD] [BUILD_DIR]"; exit 0 ;;
-	-*) die "unknown option $1" ;;
+	-*) bench_other_option "[--reps N] [--baseline OTHER_BUILD] [BUILD_DIR]" "$1" ;;
 	*) break ;;
 	esac
 done
-SRCDIR=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
-BUILD=$(CDPATH='' cd -- "${1:-$SRCDIR/../_build}" && pwd) || die "no build directory"
+bench_set_build "${1:-}"
 unset UST_TRACE UST_OUTPUT UST_MODE UST_SUBBUF_SIZE UST_SUBBUF_COUNT \
 	UST_READ_TIMER_US UST_CONTEXT UST_RATE_LIMIT
 export BENCH_CPU=0

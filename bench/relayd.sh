@@ -29,19 +29,16 @@ MEAS_CPU=0
 HELP_CPU=1
 LT_USER=ustbench
 
-die() { echo "relayd.sh: $*" >&2; exit 1; }
-note() { echo "relayd.sh: $*" >&2; }
+. "$(dirname -- "$0")/lib.sh"
 
 while [ $# -gt 0 ]; do
 	case $1 in
 	--reps) REPS=$2; shift 2 ;;
-	-h | --help) echo "usage: $0 [--reps N] [BUILD_DIR]"; exit 0 ;;
-	-*) die "unknown option $1" ;;
+	-*) bench_other_option "[--reps N] [BUILD_DIR]" "$1" ;;
 	*) break ;;
 	esac
 done
-SRCDIR=$(CDPATH='' cd -- "$(dirname -- "$0")" && pwd)
-BUILD=$(CDPATH='' cd -- "${1:-$SRCDIR/../_build}" && pwd) || die "no build directory"
+bench_set_build "${1:-}"
 UST=$BUILD/cli/ust
 UST_BENCH=$BUILD/bench/ust-bench
 LT_BENCH_BUILT=$BUILD/bench/lttng-bench

@@ -9,7 +9,6 @@
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <popt.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +20,7 @@
 #include "cli.h"
 #include "common/pattern.h"
 #include "control.h"
+#include "procmaps.h"
 
 int ctl_attach(struct ctl_process *p, pid_t pid, int how)
 {
@@ -80,16 +80,12 @@ bool ctl_event_on(const struct ust_ctl_event *ev, bool stopped)
 
 int ctl_rw_ranges_load(pid_t pid, struct ctl_rw_ranges *r)
 {
-	char path[64], *line = NULL;
+	char *line = NULL;
 	size_t len = 0;
-	FILE *f;
+	FILE *f = cli_maps_open(pid);
 
-	snprintf(path, sizeof(path), "/proc/%d/maps", (int)pid);
-	f = fopen(path, "re");
-	if (!f) {
-		cli_error("%s: %s", path, strerror(errno));
+	if (!f)
 		return -1;
-	}
 	while (getline(&line, &len, f) > 0) {
 		uint64_t lo, hi;
 		char perms[8];
@@ -194,17 +190,4 @@ int ctl_words_check(const struct ctl_process *p, const char *pattern, bool gate)
 	}
 	free(r.v);
 	return n;
-}
-
-void ctl_print_help(FILE *out, const char *prog,
-		    const struct poptOption *options, const char *usage,
-		    const char *text)
-{
-	const char *argv[] = { prog, NULL };
-	poptContext ctx = poptGetContext(prog, 1, argv, options, 0);
-
-	poptSetOtherOptionHelp(ctx, usage);
-	poptPrintHelp(ctx, out, 0);
-	poptFreeContext(ctx);
-	fputs(text, out);
 }

@@ -75,10 +75,4 @@ uint64_t ctl_gate_addr(const struct ust_ctl_event *ev);
  */
 int ctl_words_check(const struct ctl_process *p, const char *pattern, bool gate);
 
-struct poptOption;
-/* The help of `ust ctl` and `ust list`: usage, options, then `text`. */
-void ctl_print_help(FILE *out, const char *prog,
-		    const struct poptOption *options, const char *usage,
-		    const char *text);
-
 #endif /* UST_CLI_CONTROL_H */

@@ -24,6 +24,7 @@
 #include <sys/uio.h>
 
 #include "cli.h"
+#include "command.h"
 #include "control.h"
 #include "ctl-filter.h"
 #include "common/parse.h"
@@ -55,7 +56,7 @@ static const struct poptOption ctl_options[] = {
 
 static void ctl_help(FILE *out)
 {
-	ctl_print_help(out, "ust ctl", ctl_options,
+	cli_print_help(out, "ust ctl", ctl_options,
 		       "PID enable|disable|unfilter PATTERN | PID filter PATTERN EXPR | PID stop|start",
 		       "\nChange what a running traced process records, at once and "
 		       "without\nrestarting it:\n"
@@ -142,8 +143,7 @@ static int ctl_parse(int argc, const char **argv, struct ctl_args *a)
 		return 1;
 	}
 	if (rc < -1) {
-		cli_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS),
-			  poptStrerror(rc));
+		cli_bad_option(ctx, rc);
 		ret = -1;
 	} else {
 		ret = parse_words(poptGetArgs(ctx), a);

@@ -25,6 +25,7 @@
 
 #include "cli.h"
 #include "elfscan.h"
+#include "procmaps.h"
 
 extern char **environ;
 
@@ -227,7 +228,7 @@ static bool seen_before(char **seen, size_t nr, const char *path)
 long cli_elf_scan_process(pid_t pid, const char *name, cli_elf_section_fn fn,
 			  void *arg)
 {
-	char maps[64], *line = NULL, **seen = NULL;
+	char *line = NULL, **seen = NULL;
 	size_t len = 0, nr = 0, i;
 	unsigned int n = 0;
 	FILE *f;
@@ -236,12 +237,9 @@ long cli_elf_scan_process(pid_t pid, const char *name, cli_elf_section_fn fn,
 		cli_error("libelf: %s", elf_errmsg(-1));
 		return -1;
 	}
-	snprintf(maps, sizeof(maps), "/proc/%d/maps", (int)pid);
-	f = fopen(maps, "re");
-	if (!f) {
-		cli_error("%s: %s", maps, strerror(errno));
+	f = cli_maps_open(pid);
+	if (!f)
 		return -1;
-	}
 	while (getline(&line, &len, f) > 0) {
 		char *path = strchr(line, '/'), **grown;
 

@@ -7,16 +7,12 @@
 #include <popt.h>
 
 #include "cli.h"
+#include "command.h"
 
 void cli_trace_help(FILE *out, const char *prog, const struct poptOption *options,
 		    const char *usage, const char *extra)
 {
-	const char *argv[] = { prog, NULL };
-	poptContext ctx = poptGetContext(prog, 1, argv, options, 0);
-
-	poptSetOtherOptionHelp(ctx, usage);
-	poptPrintHelp(ctx, out, 0);
-	poptFreeContext(ctx);
+	cli_print_help(out, prog, options, usage, NULL);
 	fputs("\nDIR is a trace directory or a session directory holding traces.\n", out);
 	if (extra)
 		fputs(extra, out);

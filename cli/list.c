@@ -19,6 +19,7 @@
 #include <sys/file.h>
 
 #include "cli.h"
+#include "command.h"
 #include "control.h"
 #include "elfscan.h"
 #include "common/parse.h"
@@ -34,7 +35,7 @@ static const struct poptOption list_options[] = {
 
 static void list_help(FILE *out)
 {
-	ctl_print_help(out, "ust list", list_options, "PID|PROGRAM",
+	cli_print_help(out, "ust list", list_options, "PID|PROGRAM",
 		       "\nPID: the events registered in the running traced process, "
 		       "each\nenabled or disabled, and whether tracing is stopped "
 		       "(see 'ust ctl').\nPROGRAM: the events that the binary and the "
@@ -153,8 +154,7 @@ static int list_run(int argc, const char **argv)
 	}
 	args = poptGetArgs(ctx);
 	if (rc < -1) {
-		cli_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS),
-			  poptStrerror(rc));
+		cli_bad_option(ctx, rc);
 		ret = UST_EXIT_USAGE;
 	} else if (!args || !args[0] || args[1]) {
 		cli_error("expected one PID or PROGRAM (see 'ust list --help')");

@@ -20,6 +20,7 @@
 
 #include "abi/env.h"
 #include "cli.h"
+#include "command.h"
 #include "net/session.h"
 #include "net/sock.h"
 #include "record-relay.h"
@@ -37,13 +38,7 @@ int cli_relay_option_url(struct record_relay *rr, const char *arg)
 		cli_error("invalid --relayd '%s': %s", arg, err);
 		return -1;
 	}
-	free(rr->url);
-	rr->url = strdup(arg);
-	if (!rr->url) {
-		cli_error("out of memory");
-		return -1;
-	}
-	return 0;
+	return cli_keep_copy(&rr->url, arg);
 }
 
 int cli_relay_option_live(struct record_relay *rr, const char *arg)
@@ -82,13 +77,7 @@ int cli_relay_option_session(struct record_relay *rr, const char *arg)
 			  arg);
 		return -1;
 	}
-	free(rr->session);
-	rr->session = strdup(arg);
-	if (!rr->session) {
-		cli_error("out of memory");
-		return -1;
-	}
-	return 0;
+	return cli_keep_copy(&rr->session, arg);
 }
 
 int cli_relay_check(struct record_relay *rr, bool have_output)

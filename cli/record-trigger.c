@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "command.h"
 #include "record-trigger.h"
 #include "trigger/trigger.h"
 
@@ -24,13 +25,7 @@ int cli_record_trigger(const char *arg, char **spec, bool *user)
 	}
 	*user = trig_is_user(&t);
 	trig_free(&t);
-	free(*spec);
-	*spec = strdup(arg);
-	if (!*spec) {
-		cli_error("out of memory");
-		return -1;
-	}
-	return 0;
+	return cli_keep_copy(spec, arg);
 }
 
 int cli_record_holdoff(const char *arg, char **holdoff)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "command.h"
 #include "report-kernel.h"
 #include "analysis/kmodel.h"
 
@@ -165,7 +166,7 @@ static int report_parse(int argc, const char **argv, struct pass *p,
 	}
 	picked |= p->c.between[0] != NULL;
 	if (rc < -1) {
-		cli_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(rc));
+		cli_bad_option(ctx, rc);
 		return -1;
 	}
 	p->c.picked = picked;
@@ -175,12 +176,8 @@ static int report_parse(int argc, const char **argv, struct pass *p,
 	}
 	if (cli_report_kernel_list(p))
 		return -1;
-	*dirs = poptGetArgs(ctx);
-	if (!*dirs || !**dirs) {
-		cli_error("no trace directory given (see 'ust report --help')");
-		return -1;
-	}
-	return 0;
+	*dirs = cli_trace_dirs(ctx);
+	return *dirs ? 0 : -1;
 }
 
 static int report_run(int argc, const char **argv_in)

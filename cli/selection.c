@@ -19,6 +19,7 @@
 #include "abi/control.h"
 #include "abi/env.h"
 #include "cli.h"
+#include "command.h"
 #include "common/base64.h"
 #include "common/parse.h"
 #include "elfscan.h"
@@ -84,12 +85,7 @@ int cli_sel_filter(struct cli_selection *s, const char *expr)
 			  e->pattern);
 		return -1;
 	}
-	e->filter = strdup(expr);
-	if (!e->filter) {
-		cli_error("out of memory");
-		return -1;
-	}
-	return 0;
+	return cli_keep_copy(&e->filter, expr);
 }
 
 int cli_sel_loglevel(struct cli_selection *s, const char *level, bool only)

@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "command.h"
 #include "common/clock.h"
 #include "abi/flight.h"
 #include "common/safepath.h"
@@ -59,17 +60,13 @@ static struct poptOption *snapshot_table(struct snapshot_opts *o)
 static void snapshot_help(FILE *out)
 {
 	struct snapshot_opts o = { 0 };
-	struct poptOption *table = snapshot_table(&o);
-	const char *argv[] = { "ust snapshot", NULL };
-	poptContext ctx = poptGetContext("ust snapshot", 1, argv, table, 0);
 
-	poptSetOtherOptionHelp(ctx, snapshot_usage);
-	poptPrintHelp(ctx, out, 0);
-	poptFreeContext(ctx);
-	fputs("\nWrites a snapshot of the buffers of process PID, which traces in\n"
-	      "flight-recorder mode (`ust record --flight-recorder`, or UST_MODE=flight),\n"
-	      "into a new trace directory <trace>-snapshot-<n>-<reason>, and prints\n"
-	      "its path.  Needs the right to ptrace PID.\n", out);
+	cli_print_help(out, "ust snapshot", snapshot_table(&o), snapshot_usage,
+		       "\nWrites a snapshot of the buffers of process PID, which traces in\n"
+		       "flight-recorder mode (`ust record --flight-recorder`, or "
+		       "UST_MODE=flight),\n"
+		       "into a new trace directory <trace>-snapshot-<n>-<reason>, and prints\n"
+		       "its path.  Needs the right to ptrace PID.\n");
 }
 
 static void sleep_poll(void)
@@ -222,8 +219,7 @@ static int snapshot_run(int argc, const char **argv)
 		snapshot_help(stdout);
 		ret = 0;
 	} else if (rc < -1)
-		cli_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS),
-			  poptStrerror(rc));
+		cli_bad_option(ctx, rc);
 	else if (!arg)
 		cli_error("PID is missing (see 'ust snapshot --help')");
 	else if (ust__parse_pid(arg, &pid))

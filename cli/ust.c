@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "command.h"
 
 static const struct cli_command *const commands[] = {
 	&cli_record_command,
@@ -119,8 +120,7 @@ int main(int argc, const char **argv)
 		goto out;
 	}
 	if (rc < -1) {
-		cli_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS),
-			  poptStrerror(rc));
+		cli_bad_option(ctx, rc);
 		ret = UST_EXIT_USAGE;
 		goto out;
 	}

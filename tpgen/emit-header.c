@@ -389,7 +389,7 @@ static int emit_event(FILE *out, struct decl_state *st,
 	struct tp_strlist params = { 0 }, args = { 0 };
 	const struct tp_facility *fac = st->fac;
 	const char *f = fac->name, *e = event->name;
-	size_t column, i;
+	size_t i;
 	int ret = -1;
 
 	for (i = 0; i < event->fields.nr; i++)
@@ -402,23 +402,14 @@ static int emit_event(FILE *out, struct decl_state *st,
 	if (emit_event_comment(out, fac, event))
 		goto out;
 	fprintf(out, "extern struct ust_event_desc __ust_event_%s_%s;\n", f, e);
-
-	column = printed(fprintf(out, "void __ust_probe_%s_%s(", f, e), 0);
-	if (tp_emit_list(out, &params, ", ", column, column))
+	if (tp_emit_call(out, 0, "void __ust_probe_", f, e, &params, ");\n") ||
+	    tp_emit_call(out, 0, "static inline void trace_", f, e, &params, ")\n{\n"))
 		goto out;
-	fputs(");\n", out);
-
-	column = printed(fprintf(out, "static inline void trace_%s_%s(", f, e), 0);
-	if (tp_emit_list(out, &params, ", ", column, column))
-		goto out;
-	fputs(")\n{\n", out);
 	if (opts->sdt && emit_sdt_probe(out, fac, event))
 		goto out;
 	fprintf(out, "\tif (UST_EVENT_ENABLED(&__ust_event_%s_%s))\n\t\t", f, e);
-	column = printed(fprintf(out, "__ust_probe_%s_%s(", f, e), 16);
-	if (tp_emit_list(out, &args, ", ", column, column))
+	if (tp_emit_call(out, 16, "__ust_probe_", f, e, &args, ");\n}\n"))
 		goto out;
-	fputs(");\n}\n", out);
 	ret = 0;
 out:
 	tp_strlist_clear(&params);

@@ -543,18 +543,15 @@ static int emit_probe(FILE *out, const struct tp_facility *fac,
 {
 	struct tp_strlist params = { 0 };
 	struct tp_plan plan;
-	int ret = -1, column;
+	int ret = -1;
 
 	if (tp_plan_build(event, &plan))
 		return -1;
 	tp_event_params(event, &params);
 	fputs("\n__attribute__((noinline))\n", out);
-	column = fprintf(out, "void __ust_probe_%s_%s(", fac->name, event->name);
-	if (column < 0 ||
-	    tp_emit_list(out, &params, ", ", (size_t)column, (size_t)column))
-		goto out;
-	fputs(")\n{\n", out);
-	if (emit_probe_body(out, fac, event, &plan))
+	if (tp_emit_call(out, 0, "void __ust_probe_", fac->name, event->name, &params,
+			 ")\n{\n") ||
+	    emit_probe_body(out, fac, event, &plan))
 		goto out;
 	fputs("}\n", out);
 	ret = 0;

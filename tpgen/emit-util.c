@@ -210,6 +210,19 @@ int tp_emit_list(FILE *out, const struct tp_strlist *list, const char *sep,
 	return 0;
 }
 
+int tp_emit_call(FILE *out, size_t column, const char *prefix, const char *fac,
+		 const char *event, const struct tp_strlist *list, const char *close)
+{
+	int n = fprintf(out, "%s%s_%s(", prefix, fac, event);
+
+	if (n > 0)	/* a write error shows in ferror() when the file is closed */
+		column += (size_t)n;
+	if (tp_emit_list(out, list, ", ", column, column))
+		return -1;
+	fputs(close, out);
+	return 0;
+}
+
 /*
  * The declarator of `declarator` of type `type`, element type first:
  * "uint16_t m[2][3]", "const void *p"; with `konst`, elements read-only:

@@ -94,6 +94,14 @@ int tp_emit_list(FILE *out, const struct tp_strlist *list, const char *sep,
 		 size_t column, size_t indent);
 
 /*
+ * A declaration or call of an event's function: "<prefix><fac>_<event>("
+ * written at `column`, the items of `list` separated by ", " and wrapped
+ * under the first, then `close` (");\n").  -1 as tp_emit_list().
+ */
+int tp_emit_call(FILE *out, size_t column, const char *prefix, const char *fac,
+		 const char *event, const struct tp_strlist *list, const char *close);
+
+/*
  * Add the parameters of an event's functions ("int32_t a", "const char
  * *s", "size_t q_len", "const int8_t *q"; "void" for none), or the
  * arguments that forward them ("a", "s", "q_len", "q").

@@ -258,30 +258,33 @@ static bool control_message(struct kerneld *kd)
 	return true;
 }
 
+static int new_trace_uuid(struct kerneld *kd)
+{
+	return kd_random_uuid(kd->uuid);
+}
+
+/* What start_trace() does once the classes are built, in order. */
+static int (*const start_steps[])(struct kerneld *kd) = {
+	kd_trigger_open,	/* a bad spec stops us before any file */
+	kd_tasks_init,
+	new_trace_uuid,
+	make_trace_dir,
+	setup_reader,
+	kd_relay_start,
+	kd_metadata_write,
+	kd_paths_open,
+	kd_statedump,
+};
+
 /* The trace directory, its files and the statedump; 0 or -errno. */
 static int start_trace(struct kerneld *kd, char **enabled)
 {
+	size_t i;
 	int ret;
 
 	ret = kd_classes_build(kd, enabled);
-	if (!ret)
-		ret = kd_trigger_open(kd);	/* a bad spec stops us before any file */
-	if (!ret)
-		ret = kd_tasks_init(kd);
-	if (!ret)
-		ret = kd_random_uuid(kd->uuid);
-	if (!ret)
-		ret = make_trace_dir(kd);
-	if (!ret)
-		ret = setup_reader(kd);
-	if (!ret)
-		ret = kd_relay_start(kd);
-	if (!ret)
-		ret = kd_metadata_write(kd);
-	if (!ret)
-		ret = kd_paths_open(kd);
-	if (!ret)
-		ret = kd_statedump(kd);
+	for (i = 0; !ret && i < sizeof(start_steps) / sizeof(*start_steps); i++)
+		ret = start_steps[i](kd);
 	if (!ret && kd->opts.flight)
 		ret = kd_flight_listen(kd);
 	if (!ret && kd_tracing_on(kd, true))
