@@ -27,9 +27,11 @@ done
 
 # A crash: the consumer's snapshot and the kernel's, with the exit.
 rm -rf "$WORK/t"
-# The crash is kio's own raise(SIGSEGV): under ASan it must stay a SIGSEGV.
+# The crash is kio's own raise(SIGSEGV): under ASan or TSan it must stay
+# a SIGSEGV, not become the sanitizer's report and abort.
 rc=0
 ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_segv=0" \
+TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}handle_segv=0" \
 "$UST" record -o "$WORK/t" --flight-recorder --kernel -- "$KIO" "$WORK/out.bin" \
 	1000 1000 1 segv >"$WORK/out" 2>"$WORK/err" || rc=$?
 [ "$rc" = 139 ] || fail "exit status $rc, not 139: $(cat "$WORK/err")"
