@@ -14,7 +14,9 @@
 # when every sched_switch of the compared threads is in the trace.  Some
 # kernels do not record them all (on the test machines, the switches out
 # of one daemon's threads are missing from a bare ftrace instance too):
-# --gaps finds a thread running where the last switch put another one,
+# --gaps finds a thread running where the last switch put another one
+# or where no switch was seen yet (lttng-cputop then counts the thread
+# from the start of the trace, `ust report` from its first event),
 # and lttng-analyses.sh records again until neither thread has a gap.
 import json
 import subprocess
@@ -92,7 +94,9 @@ def gaps(path, tids):
             continue
         cpu = int(ev.packet.context_field["cpu_id"])
         tid = int(ev.common_context_field["tid"])
-        if tid in tids and cur.get(cpu, tid) != tid:
+        # A CPU where no switch was seen yet counts too: kio's threads
+        # start after the trace, so each first runs through a switch.
+        if tid in tids and cur.get(cpu) != tid:
             found.add(tid)
         cur[cpu] = int(ev.payload_field["next_tid"]) if ev.name == "sched_switch" else tid
     return found
