@@ -26,10 +26,12 @@
 #define UST_CONSUMERD_OPT_CLOCK		"clock"		/* UST_SESSION_CLOCK */
 #define UST_CONSUMERD_OPT_SUMMARY_DIR	"summary-dir"	/* write <pid>.summary */
 #define UST_CONSUMERD_OPT_FOREGROUND	"foreground"	/* do not detach */
+#define UST_CONSUMERD_OPT_WAKE_FD	"wake-fd"	/* an eventfd blocked writers ring */
 
 /* The descriptors the consumer finds open at these numbers. */
 #define UST_CONSUMERD_SHM_FD	3
 #define UST_CONSUMERD_PID_FD	4
+#define UST_CONSUMERD_WAKE_FD	5	/* with --wake-fd: UST_MODE=block */
 
 /* A number above as the text of its option's argument. */
 #define UST_CONSUMERD_STR_(n)	#n

@@ -21,6 +21,7 @@
 #define UST_ENV_SUBBUF_COUNT	"UST_SUBBUF_COUNT"
 #define UST_ENV_READ_TIMER	"UST_READ_TIMER_US"
 #define UST_ENV_CONTEXT		"UST_CONTEXT"	/* UST_CONTEXT_NAME_*, comma-separated */
+#define UST_ENV_BUFFERS		"UST_BUFFERS"	/* UST_BUFFERS_NAME_* */
 #define UST_ENV_SESSION_CLOCK	"UST_SESSION_CLOCK" /* set by ust record */
 #define UST_ENV_SUMMARY_DIR	"UST_SUMMARY_DIR"   /* set by ust record */
 #define UST_ENV_CONSUMERD	"UST_CONSUMERD"	/* another ust-consumerd */
@@ -76,6 +77,13 @@ struct ust_filter_blob {
 #define UST_MODE_NAME_OVERWRITE	"overwrite"
 #define UST_MODE_NAME_BLOCK	"block"		/* discard, writers wait */
 #define UST_MODE_NAME_FLIGHT	"flight"
+
+/*
+ * The values of UST_BUFFERS: one buffer per CPU (the default), or one per
+ * thread (doc/ring-buffer.md, "Per-thread buffers").
+ */
+#define UST_BUFFERS_NAME_PER_CPU	"per-cpu"
+#define UST_BUFFERS_NAME_PER_THREAD	"per-thread"
 
 /*
  * The names of UST_CONTEXT's list (common/context.h parses it): the

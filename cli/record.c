@@ -51,6 +51,7 @@ enum record_opt {
 	OPT_SUBBUF_COUNT,
 	OPT_READ_TIMER,
 	OPT_CONTEXT,
+	OPT_BUFFERS,
 	OPT_FUNCTIONS,
 	OPT_KERNEL,
 	OPT_FILTER,
@@ -107,6 +108,10 @@ static const struct poptOption record_options[] = {
 	  "vtid (the thread id, the default; 'tid' too), vpid, procname, "
 	  "ip, pthread_id; or 'none' (LTTng's context names and types)",
 	  "LIST" },
+	{ "buffers", '\0', POPT_ARG_STRING, NULL, OPT_BUFFERS,
+	  "per-cpu (the default) or per-thread: one buffer per thread, "
+	  "written without atomic operations, the default with --functions "
+	  "(not with --flight-recorder or --relayd)", "KIND" },
 	{ "functions", '\0', POPT_ARG_NONE, NULL, OPT_FUNCTIONS,
 	  "trace every function entry and exit of a program built with "
 	  "-finstrument-functions (preloads libust-cyg-profile.so)", NULL },
@@ -142,6 +147,7 @@ struct record_opts {
 	uint64_t subbuf_count;
 	uint64_t read_timer_us;
 	char *context;		/* --context's list, NULL if not given */
+	const char *buffers;	/* --buffers: UST_BUFFERS_NAME_*, NULL if not given */
 	bool kernel;		/* --kernel */
 	char *kernel_list;	/* its LIST, NULL for the default set */
 	char **cmd;		/* CMD and its arguments, NULL-terminated */
@@ -306,6 +312,21 @@ static int check_kernel(struct record_opts *o, const char *arg)
 	return 0;
 }
 
+/* --buffers=KIND. */
+static int check_buffers(struct record_opts *o, const char *arg)
+{
+	if (!strcmp(arg, UST_BUFFERS_NAME_PER_CPU))
+		o->buffers = UST_BUFFERS_NAME_PER_CPU;
+	else if (!strcmp(arg, UST_BUFFERS_NAME_PER_THREAD))
+		o->buffers = UST_BUFFERS_NAME_PER_THREAD;
+	else {
+		cli_error("invalid --buffers '%s': must be '" UST_BUFFERS_NAME_PER_CPU
+			  "' or '" UST_BUFFERS_NAME_PER_THREAD "'", arg);
+		return -1;
+	}
+	return 0;
+}
+
 /* Apply option `opt` with argument `arg`.  Returns 0 or -1 (reported). */
 static int apply_option(struct record_opts *o, int opt, const char *arg)
 {
@@ -341,6 +362,8 @@ static int apply_option(struct record_opts *o, int opt, const char *arg)
 		return check_read_timer(arg, &o->read_timer_us);
 	case OPT_CONTEXT:
 		return check_context(o, arg);
+	case OPT_BUFFERS:
+		return check_buffers(o, arg);
 	case OPT_KERNEL:
 		return check_kernel(o, arg);
 	case OPT_RELAYD:
@@ -415,6 +438,13 @@ static enum parse_result record_parse(int argc, const char **argv,
 		res = PARSE_ERROR;
 	if (res == PARSE_OK && cli_relay_check(&o->relay, o->output != NULL))
 		res = PARSE_ERROR;
+	if (res == PARSE_OK && o->buffers && !strcmp(o->buffers, UST_BUFFERS_NAME_PER_THREAD) &&
+	    (o->flight || o->relay.url)) {
+		cli_error("--buffers=per-thread cannot be combined with %s: "
+			  "it reads per-CPU buffers only",
+			  o->flight ? "--flight-recorder" : "--relayd");
+		res = PARSE_ERROR;
+	}
 	if (res == PARSE_OK && o->blocking && o->overwrite) {
 		cli_error("--blocking and %s cannot be combined: "
 			  "an overwriting buffer is never full",
@@ -532,6 +562,19 @@ static const char *buffer_mode(const struct record_opts *o)
 }
 
 /*
+ * UST_BUFFERS: --buffers, else per-thread for function tracing (where it
+ * is allowed), else NULL (our environment's, or libust's default).
+ */
+static const char *buffer_kind(const struct record_opts *o)
+{
+	if (o->buffers)
+		return o->buffers;
+	if (o->functions && !o->flight && !o->relay.url)
+		return UST_BUFFERS_NAME_PER_THREAD;
+	return NULL;
+}
+
+/*
  * The settings for CMD.  Buffer settings not given on the command line
  * are left as they are in our environment.
  */
@@ -558,7 +601,8 @@ static int set_environment(const struct record_opts *o, const char *outdir,
 	     setenv_u64(UST_ENV_SUBBUF_COUNT, o->subbuf_count)) ||
 	    (o->read_timer_us &&
 	     setenv_u64(UST_ENV_READ_TIMER, o->read_timer_us)) ||
-	    (o->context && setenv(UST_ENV_CONTEXT, o->context, 1))) {
+	    (o->context && setenv(UST_ENV_CONTEXT, o->context, 1)) ||
+	    (buffer_kind(o) && setenv(UST_ENV_BUFFERS, buffer_kind(o), 1))) {
 		cli_error("cannot set the environment: %s", strerror(errno));
 		return -1;
 	}

@@ -35,11 +35,20 @@
 #define CORRUPT_REPORT_MAX	5		/* messages per stream */
 #define META_FILE		"metadata"
 
-/* One per-CPU buffer of one channel, and its stream file. */
+/*
+ * One buffer of one channel, and its stream file: a CPU's, or a thread's
+ * (threads.c).  `buf`, `data`, `instance`, `cpu_slot` and `tbuf` say
+ * where the buffer is and what its packets must carry.
+ */
 struct stream {
 	unsigned int chan;
-	unsigned int cpu;
-	char name[48];			/* "<channel>_<cpu>" */
+	unsigned int cpu;		/* the CPU, or the thread buffer's region */
+	char name[48];			/* "<channel>_<cpu>", "<channel>_tid<tid>" */
+	struct ust_shm_buf *buf;	/* its control block, in the mapping */
+	const uint8_t *data;		/* its ring */
+	uint64_t instance;		/* stream_instance_id of its packets */
+	uint32_t cpu_slot;		/* their cpu_id: the CPU, or the thread id */
+	const struct ust_shm_tbuf *tbuf;	/* a thread buffer's control page, or NULL */
 	int fd;				/* -1 until the first packet is written */
 	uint64_t file_size;		/* bytes of whole packets on disk */
 	uint64_t consumed;		/* next sub-buffer (free-running) to read */
@@ -92,6 +101,8 @@ struct consumer {
 	char *snapshot_lines;		/* "snapshot=PATH\n" each, for the summary */
 	struct cd_relay *relay;		/* the relay sink (relay.c), or NULL */
 	struct consumer_stats stats;
+	int wake_fd;			/* the eventfd blocked writers ring (I16), or -1 */
+	struct cd_threads *threads;	/* the thread buffers (threads.c), or NULL */
 };
 
 /* output.c: where the trace goes (a directory, or the relay: relay.c) */
@@ -159,6 +170,18 @@ const char *cd_packet_sequence_check(const struct stream *s, uint64_t n,
 				  const uint8_t *pkt, char *why, size_t len);
 void cd_streams_release(struct consumer *c);
 uint64_t cd_streams_lost(const struct consumer *c);
+
+/* threads.c: the per-thread channel's buffers (abi/shm.h, I14-I17) */
+struct cd_threads;
+int cd_threads_init(struct consumer *c);
+void cd_threads_drain(struct consumer *c, bool final);
+void cd_threads_release(struct consumer *c);
+uint64_t cd_threads_lost(const struct consumer *c);
+/* drain.c, for threads.c */
+void cd_stream_drain(struct consumer *c, struct stream *s, bool final);
+void cd_stream_flush_counted(struct consumer *c, struct stream *s);
+const uint8_t *cd_stream_slot(const struct consumer *c, const struct stream *s,
+			      uint64_t n);
 
 /* snapshot.c */
 void cd_flight_poll(struct consumer *c);

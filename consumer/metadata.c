@@ -81,11 +81,14 @@ static const char tsdl_stream_types[] =
 	"} align(8);\n"
 	"\n";
 
-/* A stream class, up to its event context (the channel's set). */
+/*
+ * A stream class, up to its event context (the channel's set); a
+ * per-thread channel's packets carry the thread id (ctf/tsdl.c).
+ */
 static const char tsdl_stream[] =
 	"stream {\n"
 	"\tid = %u;\n"
-	"\tpacket.context := struct packet_context;\n"
+	"\tpacket.context := struct packet_context%s;\n"
 	"\tevent.header := struct event_header;\n";
 
 /*
@@ -184,9 +187,12 @@ static int metadata_header_text(const struct consumer *c, int pid, char **text,
 	metadata_env(f, c, pid);
 	ctf_tsdl_clock(f, &c->clock);
 	ctf_tsdl_packet_context(f);
+	if (c->shm.thread_chan >= 0)
+		ctf_tsdl_packet_context_thread(f);
 	fputs(tsdl_stream_types, f);
 	for (i = 0; i < c->shm.nr_channels; i++) {
-		fprintf(f, tsdl_stream, c->shm.chan[i].stream_id);
+		fprintf(f, tsdl_stream, c->shm.chan[i].stream_id,
+			c->shm.chan[i].flags & UST_CHAN_PER_THREAD ? "_thread" : "");
 		tsdl_event_context(f, c->shm.chan[i].table.event_context);
 		fputs("};\n\n", f);
 	}

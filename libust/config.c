@@ -211,15 +211,50 @@ static uint32_t load_mode(struct ust_config *cfg)
 	return UST_MODE_DISCARD;
 }
 
-/* UST_CONTEXT: what each record carries before its payload. */
-static uint32_t load_event_context(void)
+/*
+ * UST_BUFFERS: one buffer per CPU or per thread.  Per-thread buffers
+ * stream to disk (not in flight mode, nor to a relay: those read per-CPU
+ * buffers), with at most UST_TBUF_MAX_SLOTS sub-buffers each.
+ */
+static void load_buffers(struct ust_config *cfg)
+{
+	const char *v = getenv(UST_ENV_BUFFERS);
+
+	if (!v || !*v || !strcmp(v, UST_BUFFERS_NAME_PER_CPU))
+		return;
+	if (strcmp(v, UST_BUFFERS_NAME_PER_THREAD)) {
+		warn_bad(UST_ENV_BUFFERS, v, "must be 'per-cpu' or 'per-thread'");
+		return;
+	}
+	if (cfg->mode == UST_MODE_FLIGHT) {
+		warn_bad(UST_ENV_BUFFERS, v, "flight mode has per-CPU buffers only");
+		return;
+	}
+	if (!strncmp(cfg->output, "net://", 6) || !strncmp(cfg->output, "net6://", 7)) {
+		warn_bad(UST_ENV_BUFFERS, v, "a relay gets per-CPU buffers only");
+		return;
+	}
+	cfg->per_thread = true;
+	if (cfg->subbuf_count > UST_TBUF_MAX_SLOTS) {
+		fprintf(stderr, "ust: %s=%u: per-thread buffers have at most %u "
+			"sub-buffers; using %u\n", UST_ENV_SUBBUF_COUNT,
+			cfg->subbuf_count, UST_TBUF_MAX_SLOTS, UST_TBUF_MAX_SLOTS);
+		cfg->subbuf_count = UST_TBUF_MAX_SLOTS;
+	}
+}
+
+/*
+ * UST_CONTEXT: what each record carries before its payload.  By default
+ * the thread id, which per-thread buffers carry in each packet instead.
+ */
+static uint32_t load_event_context(const struct ust_config *cfg)
 {
 	const char *v = getenv(UST_ENV_CONTEXT);
 	char why[96];
 	uint32_t set;
 
 	if (!v || !*v)
-		return UST_CTX_DEFAULT;
+		return cfg->per_thread ? 0 : UST_CTX_DEFAULT;
 	if (ust__context_parse(v, &set, why, sizeof(why))) {
 		warn_bad(UST_ENV_CONTEXT, v, why);
 		return UST_CTX_DEFAULT;
@@ -262,12 +297,13 @@ int ust__config_load(struct ust_config *cfg)
 	load_rate_limits(cfg);
 	cfg->output = dup_env(UST_ENV_OUTPUT, UST_DEFAULT_OUTPUT);
 	cfg->mode = load_mode(cfg);
-	cfg->event_context = load_event_context();
 	cfg->subbuf_size = load_pow2(UST_ENV_SUBBUF_SIZE, UST_SUBBUF_MIN,
 				     UST_SUBBUF_MAX, UST_DEFAULT_SUBBUF_SIZE, 1);
 	cfg->subbuf_count = load_pow2(UST_ENV_SUBBUF_COUNT, UST_SUBBUF_COUNT_MIN,
 				      UST_SUBBUF_COUNT_MAX,
 				      UST_DEFAULT_SUBBUF_COUNT, 0);
+	load_buffers(cfg);
+	cfg->event_context = load_event_context(cfg);
 	cfg->read_timer_us = load_read_timer();
 	cfg->clock_kind = load_clock(cfg);
 	cfg->summary_dir = dup_env(UST_ENV_SUMMARY_DIR, NULL);

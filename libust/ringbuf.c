@@ -39,6 +39,7 @@
 #include "gate.h"
 #include "rseq-commit.h"
 #include "session.h"
+#include "threadbuf.h"
 
 /*
  * The per-thread part of every record's context: one image per channel
@@ -132,6 +133,11 @@ static inline const uint8_t *thread_ctx_image(const struct ust_session *s,
 	return ust_tls_ctx.img[chan];
 }
 
+const uint8_t *ust__thread_ctx_image(const struct ust_session *s, uint32_t chan)
+{
+	return thread_ctx_image(s, chan);
+}
+
 /*
  * The calling thread's id for filters ($ctx.vtid), cached per thread; a
  * fork child forgets it (ust__thread_forget()).  Async-signal-safe.
@@ -190,19 +196,23 @@ static void count_lost(uint64_t *counter)
 	__atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
 }
 
-static void fill_packet_header(struct ust_packet_header *ph,
-			       const struct ust_session *s,
-			       const struct ust_channel *ch, uint32_t cpu,
-			       uint64_t seq, uint64_t ts)
+/*
+ * A packet header of `ch`: stream instance `instance`, and `cpu_slot` in
+ * cpu_id (the CPU; a per-thread buffer's thread id, threadbuf.c).
+ */
+void ust__packet_header_fill(struct ust_packet_header *ph,
+			     const struct ust_session *s,
+			     const struct ust_channel *ch, uint64_t instance,
+			     uint32_t cpu_slot, uint64_t seq, uint64_t ts)
 {
 	memset(ph, 0, sizeof(*ph));
 	ph->magic = UST_CTF_MAGIC;
 	memcpy(ph->uuid, s->uuid, sizeof(ph->uuid));
 	ph->stream_id = ch->stream_id;
-	ph->stream_instance_id = cpu;
+	ph->stream_instance_id = instance;
 	ph->timestamp_begin = ts;
 	ph->packet_seq_num = seq;
-	ph->cpu_id = cpu;
+	ph->cpu_id = cpu_slot;
 	ph->packet_size = (uint64_t)ch->subbuf_size * 8;
 }
 
@@ -215,9 +225,9 @@ void ust__ringbuf_init_buffer(struct ust_session *s, struct ust_channel *ch,
 {
 	struct ust_shm_buf *buf = &ch->bufs[cpu];
 
-	fill_packet_header((struct ust_packet_header *)(ch->data +
-						       cpu * ch->buf_size),
-			   s, ch, cpu, 0, now);
+	ust__packet_header_fill((struct ust_packet_header *)(ch->data +
+							    cpu * ch->buf_size),
+				s, ch, cpu, cpu, 0, now);
 	buf->commit.offset = sizeof(struct ust_packet_header);
 	buf->commit.last_ts = now;
 	buf->consumed = 0;
@@ -234,20 +244,21 @@ void ust__ringbuf_init_buffer(struct ust_session *s, struct ust_channel *ch,
  * consumer moved, -1 when the record must be counted lost.
  */
 #define UST_BLOCK_TIMEOUT_NS	2000000000ull
-#define UST_BLOCK_PAUSE_NS	20000
+#define UST_BLOCK_PAUSE_NS	1000000
 
-static int wait_for_consumer(struct ust_channel *ch, struct ust_shm_buf *buf,
-			     uint64_t consumed)
+static int wait_for_consumer(const struct ust_session *s, struct ust_channel *ch,
+			     struct ust_shm_buf *buf, uint64_t consumed)
 {
-	struct timespec pause = { 0, UST_BLOCK_PAUSE_NS };
 	uint64_t waited;
 
 	/* Relaxed: `stalled` is a process-local hint shared by the writers. */
 	if (__atomic_load_n(&ch->stalled, __ATOMIC_RELAXED))
 		return -1;
+	/* Drain now rather than at the next tick; then sleep until woken (I16). */
+	ust__consumer_ring(s);
 	for (waited = 0; waited < UST_BLOCK_TIMEOUT_NS;
 	     waited += UST_BLOCK_PAUSE_NS) {
-		nanosleep(&pause, NULL);
+		ust__consumed_wait(buf, consumed, UST_BLOCK_PAUSE_NS);
 		/* I6, acquire: as in buffer_switch(); partner: the consumer's release. */
 		if (__atomic_load_n(&buf->consumed, __ATOMIC_ACQUIRE) != consumed)
 			return 0;
@@ -285,7 +296,7 @@ static int buffer_switch(const struct ust_session *s,
 						    __ATOMIC_ACQUIRE);
 
 		if (new_start + ch->subbuf_size - consumed > ch->buf_size) {
-			if (ch->blocking && wait_for_consumer(ch, buf, consumed) == 0)
+			if (ch->blocking && wait_for_consumer(s, ch, buf, consumed) == 0)
 				return 0;	/* room now: the caller retries */
 			count_lost(&buf->lost_full);
 			return -ENOBUFS;
@@ -304,7 +315,8 @@ static int buffer_switch(const struct ust_session *s,
 		count_lost(&buf->lost_full);
 		return -ENOBUFS;
 	}
-	fill_packet_header(&ph, s, ch, cpu, new_start / ch->subbuf_size, ts);
+	ust__packet_header_fill(&ph, s, ch, cpu, cpu, new_start / ch->subbuf_size,
+				ts);
 	close.timestamp_end = ts;
 	close.content_size = (off - old_start) * 8;
 	close.packet_size = (uint64_t)ch->subbuf_size * 8;
@@ -432,8 +444,12 @@ void default_write(struct ust_event_desc *event,
 
 	if (!s)
 		return;
-	(void)channel_write(s, 0, event, segs, nr_segs, payload_size,
-			    ip);
+	if (s->chan[0].per_thread)
+		(void)ust__tb_event_write(s, &s->chan[0], event->id, segs,
+					  nr_segs, payload_size, ip);
+	else
+		(void)channel_write(s, 0, event, segs, nr_segs, payload_size,
+				    ip);
 }
 
 /*
@@ -563,6 +579,10 @@ uint64_t ust__channel_event_write(struct ust_session *s, uint32_t chan,
 				 const struct ust_seg *segs,
 				 unsigned int nr_segs, size_t payload_size)
 {
+	if (s->chan[chan].per_thread)
+		return ust__thread_event_write(s, &s->chan[chan], event, segs,
+					       nr_segs, payload_size,
+					       (uintptr_t)__builtin_return_address(0));
 	return channel_write(s, chan, event, segs, nr_segs,
 			     payload_size,
 			     (uintptr_t)__builtin_return_address(0));
@@ -579,9 +599,12 @@ void ust__state_event_write(struct ust_event_desc *event,
 	 */
 	struct ust_session *s = __atomic_load_n(&ust__session_current,
 						__ATOMIC_ACQUIRE);
+	uint64_t ip = (uintptr_t)__builtin_return_address(0);
 
-	if (s)
-		(void)channel_write(s, s->state_chan, event, segs,
-				    nr_segs, payload_size,
-				    (uintptr_t)__builtin_return_address(0));
+	if (s && s->chan[s->state_chan].per_thread)
+		(void)ust__thread_event_write(s, &s->chan[s->state_chan], event,
+					      segs, nr_segs, payload_size, ip);
+	else if (s)
+		(void)channel_write(s, s->state_chan, event, segs, nr_segs,
+				    payload_size, ip);
 }

@@ -189,3 +189,27 @@ int shm_packet_walk(const uint8_t *pkt, size_t len, const uint8_t uuid[16],
 	}
 	return 0;
 }
+
+int shm_packet_counted(const uint8_t *pkt, size_t len, const uint8_t uuid[16],
+		       uint32_t stream_id, uint64_t records,
+		       struct ust_walk_result *res)
+{
+	struct pkt_bounds b = { 0, 0, 0 };
+	uint64_t bytes;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	ret = check_header(pkt, len, uuid, stream_id, &b, res);
+	if (ret)
+		return ret;
+	bytes = b.content - UST_PACKET_HEADER_SIZE;
+	/* Every record takes at least a compact header. */
+	if ((records == 0) != (bytes == 0) || records > bytes / UST_EV_COMPACT_SIZE)
+		return walk_fail(res, UST_PACKET_HEADER_SIZE,
+				 "%llu records cannot fill %llu bytes",
+				 (unsigned long long)records,
+				 (unsigned long long)bytes);
+	res->nr_records = records;
+	res->last_timestamp = b.ts_end;
+	return 0;
+}

@@ -67,4 +67,15 @@ int shm_packet_walk(const uint8_t *pkt, size_t len, const uint8_t uuid[16],
 		    uint32_t stream_id, const struct ust_layout_table *table,
 		    ust_record_cb cb, void *arg, struct ust_walk_result *res);
 
+/*
+ * The checks of shm_packet_walk() on the header only, and a record count
+ * published by the writer (abi/shm.h, I17): at least one record when
+ * there is content, none when there is not, each at least a compact
+ * header.  The records themselves are not read.  Returns 0 (res's count
+ * set), or -EINVAL with `res->error` set: the caller then walks.
+ */
+int shm_packet_counted(const uint8_t *pkt, size_t len, const uint8_t uuid[16],
+		       uint32_t stream_id, uint64_t records,
+		       struct ust_walk_result *res);
+
 #endif /* UST_PACKET_H */
