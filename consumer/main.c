@@ -200,14 +200,10 @@ static int open_pidfd(const struct options *o)
 {
 	int fd = o->pid_fd;
 
-	/*
-	 * libust passes fd 4 closed when it has no pidfd_open (a program
-	 * under valgrind): then open one from the pid.
-	 */
-	if (fd >= 0 && fcntl(fd, F_GETFD) < 0)
-		fd = -1;
 	if (fd < 0)
 		fd = pidfd_open(o->pid, 0);
+	else if (fcntl(fd, F_GETFD) < 0)
+		fd = -1;
 	if (fd < 0)
 		fprintf(stderr, CONSUMER_NAME ": cannot watch process %d: %s\n",
 			o->pid, strerror(errno));

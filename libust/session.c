@@ -274,21 +274,29 @@ void ust__session_destroy(struct ust_session *s)
 	free(s);
 }
 
+/* Which descriptors the consumer gets besides the memfd. */
+struct consumer_fds {
+	bool pid;	/* a pidfd of ours, else it opens one from --pid */
+	bool wake;	/* our eventfd (I16) */
+};
+
 /*
  * The consumer's argument vector; strings live in `store`.  `detached`:
- * it was started as our sibling and must not fork again; `wake`: it
- * gets our eventfd (I16).
+ * it was started as our sibling and must not fork again.
  */
 static void consumer_args(char *argv[], char store[][32],
-			  const struct ust_config *cfg, bool detached, bool wake)
+			  const struct ust_config *cfg, bool detached,
+			  struct consumer_fds fds)
 {
 	int n = 0;
 
 	argv[n++] = (char *)UST_CONSUMERD_NAME;
 	argv[n++] = (char *)"--" UST_CONSUMERD_OPT_SHM_FD;
 	argv[n++] = (char *)UST_CONSUMERD_STR(UST_CONSUMERD_SHM_FD);
-	argv[n++] = (char *)"--" UST_CONSUMERD_OPT_PID_FD;
-	argv[n++] = (char *)UST_CONSUMERD_STR(UST_CONSUMERD_PID_FD);
+	if (fds.pid) {
+		argv[n++] = (char *)"--" UST_CONSUMERD_OPT_PID_FD;
+		argv[n++] = (char *)UST_CONSUMERD_STR(UST_CONSUMERD_PID_FD);
+	}
 	argv[n++] = (char *)"--" UST_CONSUMERD_OPT_PID;
 	snprintf(store[0], 32, "%d", (int)getpid());
 	argv[n++] = store[0];
@@ -305,7 +313,7 @@ static void consumer_args(char *argv[], char store[][32],
 		argv[n++] = (char *)"--" UST_CONSUMERD_OPT_SUMMARY_DIR;
 		argv[n++] = cfg->summary_dir;
 	}
-	if (wake)
+	if (fds.wake)
 		argv[n++] = (char *)"--" UST_CONSUMERD_OPT_WAKE_FD "="
 			    UST_CONSUMERD_STR(UST_CONSUMERD_WAKE_FD);
 	if (detached)
@@ -493,6 +501,7 @@ static int spawn_consumer(const struct ust_config *cfg, int shm_fd,
 			  int wake_fd, bool sibling)
 {
 	char *argv[18], store[2][32], **env = consumer_environ();
+	struct consumer_fds fds;
 	struct sibling_spawn sp;
 	int pid_fd, ret = -EINVAL;
 
@@ -501,7 +510,7 @@ static int spawn_consumer(const struct ust_config *cfg, int shm_fd,
 	pid_fd = own_pidfd();
 	/*
 	 * Without pidfd_open (valgrind does not know it), the consumer
-	 * opens one from --pid itself: its fd 4 is then not open.
+	 * opens one from --pid itself.
 	 */
 	if (pid_fd == -ENOSYS) {
 		pid_fd = -1;
@@ -509,7 +518,8 @@ static int spawn_consumer(const struct ust_config *cfg, int shm_fd,
 		free(env);
 		return pid_fd;
 	}
-	consumer_args(argv, store, cfg, sibling, wake_fd >= 0);
+	fds = (struct consumer_fds){ .pid = pid_fd >= 0, .wake = wake_fd >= 0 };
+	consumer_args(argv, store, cfg, sibling, fds);
 	if (sibling) {
 		sp = (struct sibling_spawn){ .path = cfg->consumerd, .argv = argv,
 					     .env = env, .shm_fd = shm_fd,
@@ -517,7 +527,7 @@ static int spawn_consumer(const struct ust_config *cfg, int shm_fd,
 		ret = spawn_sibling(&sp);
 	}
 	if (ret == -EINVAL) {
-		consumer_args(argv, store, cfg, false, wake_fd >= 0);
+		consumer_args(argv, store, cfg, false, fds);
 		ret = spawn_detaching(cfg->consumerd, argv, env, shm_fd, pid_fd,
 				      wake_fd);
 	}
