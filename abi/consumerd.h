@@ -60,6 +60,14 @@
 #define UST_SUMMARY_KEY_RATE_LIMITED	"rate_limited"
 #define UST_SUMMARY_KEY_NO_PROGRAM	"no_program"
 #define UST_NOT_RECORDED_FILE		".ust-not-recorded"	/* hidden: not a stream */
+/*
+ * Function events the hooks' filters kept out (libust/funcfilter.c):
+ * by --time-filter, --depth, --filter-func/--exclude-func; only when
+ * not 0.  Counted per thread buffer (abi/shm.h, `filtered`).
+ */
+#define UST_SUMMARY_KEY_FILTERED_TIME	"filtered_time"
+#define UST_SUMMARY_KEY_FILTERED_DEPTH	"filtered_depth"
+#define UST_SUMMARY_KEY_FILTERED_FUNC	"filtered_func"
 
 /*
  * When the trace streams to lttng-relayd (--output net://..., consumer/

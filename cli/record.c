@@ -53,6 +53,10 @@ enum record_opt {
 	OPT_CONTEXT,
 	OPT_BUFFERS,
 	OPT_FUNCTIONS,
+	OPT_TIME_FILTER,
+	OPT_DEPTH,
+	OPT_FILTER_FUNC,
+	OPT_EXCLUDE_FUNC,
 	OPT_KERNEL,
 	OPT_FILTER,
 	OPT_LOGLEVEL,
@@ -112,9 +116,23 @@ static const struct poptOption record_options[] = {
 	  "per-cpu (the default) or per-thread: one buffer per thread, "
 	  "written without atomic operations, the default with --functions "
 	  "(not with --flight-recorder or --relayd)", "KIND" },
-	{ "functions", '\0', POPT_ARG_NONE, NULL, OPT_FUNCTIONS,
+	{ "functions", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_FUNCTIONS,
 	  "trace every function entry and exit of a program built with "
-	  "-finstrument-functions (preloads libust-cyg-profile.so)", NULL },
+	  "-finstrument-functions (preloads libust-cyg-profile.so); LAYOUT: "
+	  "compact (the default: 8 and 4 bytes), full (entry {addr, call_site}), "
+	  "lttng-fast or lttng (LTTng-UST's cyg-profile events, with vtid, vpid, "
+	  "procname and ip)", "LAYOUT" },
+	{ "time-filter", '\0', POPT_ARG_STRING, NULL, OPT_TIME_FILTER,
+	  "with --functions: only the calls lasting at least DUR (e.g. 1us)",
+	  "DUR" },
+	{ "depth", '\0', POPT_ARG_STRING, NULL, OPT_DEPTH,
+	  "with --functions: only the calls nested at most N deep", "N" },
+	{ "filter-func", '\0', POPT_ARG_STRING, NULL, OPT_FILTER_FUNC,
+	  "with --functions: only the functions named by GLOB and the calls "
+	  "they make; repeatable", "GLOB" },
+	{ "exclude-func", '\0', POPT_ARG_STRING, NULL, OPT_EXCLUDE_FUNC,
+	  "with --functions: not the functions named by GLOB nor the calls "
+	  "they make; repeatable", "GLOB" },
 	{ "kernel", 'k', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_KERNEL,
 	  "also record kernel events (needs root) into DIR/kernel: "
 	  "scheduling, system calls and interrupts, or the tracepoints "
@@ -143,6 +161,7 @@ struct record_opts {
 	bool flight;		/* --flight-recorder (implies overwrite) */
 	bool blocking;		/* --blocking */
 	bool functions;		/* --functions */
+	struct cli_func_opts func;	/* its layout and the hooks' filters */
 	uint64_t subbuf_size;
 	uint64_t subbuf_count;
 	uint64_t read_timer_us;
@@ -350,7 +369,15 @@ static int apply_option(struct record_opts *o, int opt, const char *arg)
 		return 0;
 	case OPT_FUNCTIONS:
 		o->functions = true;
-		return 0;
+		return cli_functions_option(&o->func, CLI_FUNC_LAYOUT, arg);
+	case OPT_TIME_FILTER:
+		return cli_functions_option(&o->func, CLI_FUNC_TIME, arg);
+	case OPT_DEPTH:
+		return cli_functions_option(&o->func, CLI_FUNC_DEPTH, arg);
+	case OPT_FILTER_FUNC:
+		return cli_functions_option(&o->func, CLI_FUNC_ONLY, arg);
+	case OPT_EXCLUDE_FUNC:
+		return cli_functions_option(&o->func, CLI_FUNC_EXCLUDE, arg);
 	case OPT_BLOCKING:
 		o->blocking = true;
 		return 0;
@@ -445,6 +472,13 @@ static enum parse_result record_parse(int argc, const char **argv,
 			  o->flight ? "--flight-recorder" : "--relayd");
 		res = PARSE_ERROR;
 	}
+	if (res == PARSE_OK && cli_functions_filtered(&o->func) &&
+	    (!o->functions || o->flight || o->relay.url ||
+	     (o->buffers && strcmp(o->buffers, UST_BUFFERS_NAME_PER_THREAD)))) {
+		cli_error("--time-filter, --depth, --filter-func and --exclude-func "
+			  "need --functions with per-thread buffers");
+		res = PARSE_ERROR;
+	}
 	if (res == PARSE_OK && o->blocking && o->overwrite) {
 		cli_error("--blocking and %s cannot be combined: "
 			  "an overwriting buffer is never full",
@@ -480,6 +514,7 @@ static void record_opts_release(struct record_opts *o)
 	cli_sel_release(&o->sel);
 	free(o->output);
 	free(o->kernel_list);
+	cli_functions_release(&o->func);
 	cli_relay_release(&o->relay);
 	free(o->context);
 }
@@ -584,7 +619,7 @@ static int set_environment(const struct record_opts *o, const char *outdir,
 	char *trace = cli_sel_trace(&o->sel);
 	int ret;
 
-	if (o->functions && cli_functions_preload()) {
+	if (o->functions && (cli_functions_preload() || cli_functions_env(&o->func))) {
 		free(trace);
 		return -1;
 	}

@@ -177,6 +177,8 @@ int cd_threads_init(struct consumer *c);
 void cd_threads_drain(struct consumer *c, bool final);
 void cd_threads_release(struct consumer *c);
 uint64_t cd_threads_lost(const struct consumer *c);
+/* The summary lines of the function filters' counts, malloc'ed ("" when none). */
+char *cd_threads_summary(const struct consumer *c);
 /* drain.c, for threads.c */
 void cd_stream_drain(struct consumer *c, struct stream *s, bool final);
 void cd_stream_flush_counted(struct consumer *c, struct stream *s);

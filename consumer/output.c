@@ -407,10 +407,13 @@ static int summary_format(const struct consumer *c, char **text)
 {
 	char *not_recorded = cd_not_recorded_lines(c);
 	char *relay = cd_relay_summary(c);
+	char *filtered = cd_threads_summary(c);
 	int n;
 
-	if (!relay) {
+	if (!relay || !filtered) {
 		free(not_recorded);
+		free(relay);
+		free(filtered);
 		return -ENOMEM;
 	}
 	n = asprintf(text,
@@ -420,16 +423,17 @@ static int summary_format(const struct consumer *c, char **text)
 		     UST_SUMMARY_KEY_PACKETS "=%" PRIu64 "\n"
 		     UST_SUMMARY_KEY_PACKETS_DROPPED "=%" PRIu64 "\n"
 		     UST_SUMMARY_KEY_PACKETS_UNWRITTEN "=%" PRIu64 "\n"
-		     UST_SUMMARY_KEY_BYTES "=%" PRIu64 "\n%s%s%s%s%s%s",
+		     UST_SUMMARY_KEY_BYTES "=%" PRIu64 "\n%s%s%s%s%s%s%s",
 		     c->out_path ? c->out_path : "", c->stats.events,
 		     c->streams ? cd_streams_lost(c) : 0, c->stats.packets,
 		     c->stats.packets_dropped, c->stats.packets_unwritten,
 		     c->stats.bytes, c->error[0] ? UST_SUMMARY_KEY_ERROR "=" : "", c->error,
 		     c->error[0] ? "\n" : "",
 		     c->snapshot_lines ? c->snapshot_lines : "", relay,
-		     not_recorded ? not_recorded : "");
+		     not_recorded ? not_recorded : "", filtered);
 	free(relay);
 	free(not_recorded);
+	free(filtered);
 	return n < 0 ? -ENOMEM : 0;
 }
 

@@ -53,6 +53,7 @@ struct cd_threads {
 	uint64_t nr, cap;
 	bool count_broken;		/* the count went wrong: no new regions */
 	uint64_t lost_closed;		/* lost records of the streams closed */
+	uint64_t filtered_closed[3];	/* function events kept out, by filter */
 	struct cd_tid_names *names;
 	size_t nr_names, cap_names;
 };
@@ -166,7 +167,17 @@ static int region_open(struct consumer *c, struct cd_threads *th, uint64_t i)
 	return 0;
 }
 
-/* The stream of region `r` is done: close it, keep its count of losses. */
+/* Add the counts of the function filters of region `ctl` to `sum`. */
+static void filtered_add(uint64_t sum[3], const struct ust_shm_tbuf *ctl)
+{
+	unsigned int k;
+
+	/* I15: the owner's counters; read when it is done or at the end. */
+	for (k = 0; k < 3; k++)
+		sum[k] += __atomic_load_n(&ctl->filtered[k], __ATOMIC_RELAXED);
+}
+
+/* The stream of region `r` is done: close it, keep its counts. */
 static void region_close(struct consumer *c, struct cd_threads *th,
 			 struct cd_tregion *r)
 {
@@ -176,6 +187,7 @@ static void region_close(struct consumer *c, struct cd_threads *th,
 		close(s->fd);
 	s->fd = -1;
 	th->lost_closed += s->last_discarded;
+	filtered_add(th->filtered_closed, r->ctl);
 	if (s->nr_corrupt > CORRUPT_REPORT_MAX)
 		fprintf(stderr, CONSUMER_NAME ": %s: %" PRIu64 " corrupt packets skipped in all\n",
 			s->name, s->nr_corrupt);
@@ -265,6 +277,36 @@ uint64_t cd_threads_lost(const struct consumer *c)
 		if (th->r[i].open)
 			lost += th->r[i].st.last_discarded;
 	return lost;
+}
+
+char *cd_threads_summary(const struct consumer *c)
+{
+	static const char *const keys[3] = {
+		UST_SUMMARY_KEY_FILTERED_TIME, UST_SUMMARY_KEY_FILTERED_DEPTH,
+		UST_SUMMARY_KEY_FILTERED_FUNC,
+	};
+	const struct cd_threads *th = c->threads;
+	uint64_t sum[3] = { 0, 0, 0 }, i;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	unsigned int k;
+
+	if (!f)
+		return NULL;
+	for (k = 0; th && k < 3; k++)
+		sum[k] = th->filtered_closed[k];
+	for (i = 0; th && i < th->nr; i++)
+		if (th->r[i].open && th->r[i].ctl)
+			filtered_add(sum, th->r[i].ctl);
+	for (k = 0; k < 3; k++)
+		if (sum[k])
+			fprintf(f, "%s=%" PRIu64 "\n", keys[k], sum[k]);
+	if (fclose(f)) {
+		free(text);
+		return NULL;
+	}
+	return text;
 }
 
 void cd_threads_release(struct consumer *c)

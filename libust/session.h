@@ -67,6 +67,11 @@ struct ust_config {
 	uint32_t blocking;			/* UST_MODE=block */
 	uint32_t event_context;			/* UST_CONTEXT: UST_CTX_* bits */
 	bool per_thread;			/* UST_BUFFERS=per-thread */
+	uint32_t func_layout;			/* UST_FUNCTIONS: enum ust_func_layout */
+	uint64_t func_time_ns;			/* UST_FUNC_TIME_FILTER, 0: none */
+	uint32_t func_depth;			/* UST_FUNC_DEPTH, 0: none */
+	char *func_filter;			/* UST_FUNC_FILTER, or NULL */
+	char *func_exclude;			/* UST_FUNC_EXCLUDE, or NULL */
 	uint32_t subbuf_size;			/* UST_SUBBUF_SIZE */
 	uint32_t subbuf_count;			/* UST_SUBBUF_COUNT */
 	uint32_t read_timer_us;			/* UST_READ_TIMER_US */

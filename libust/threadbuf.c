@@ -7,7 +7,7 @@
  * The hot path is in threadbuf.h.  Here are the slow paths, each taken
  * once per thread, per packet, or per full buffer:
  *
- * - A thread's first record claims a buffer (tb_claim()): a FREE region
+ * - A thread's first record claims a buffer (ust__tb_claim()): a FREE region
  *   of the thread area (I15), or a new one appended at its end, the
  *   memfd grown and the region published by count (I14).  Every signal
  *   is blocked meanwhile, and a process-local spin lock guards the
@@ -34,6 +34,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 
+#include "functions.h"
 #include "threadbuf.h"
 
 __thread struct ust_tb_thread ust__tls_tb
@@ -198,6 +199,8 @@ static void tb_setup(struct ust_session *s, struct ust_channel *ch,
 	w->subbuf_size = ch->subbuf_size;
 	w->room = ch->subbuf_size;
 	w->records = 0;
+	w->clock_kind = s->clock_kind;
+	w->bare = ch->ctx_size == 0;
 	ust__tb_publish(w, sizeof(struct ust_packet_header), now);
 	/*
 	 * I15, release: the region set up before OWNED.  Partner: the
@@ -231,6 +234,7 @@ static void tb_thread_exit(void *arg)
 	sigset_t all, old;
 
 	(void)arg;
+	ust__func_thread_exit();	/* the function filters' open calls */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
 	tb_release(&t->w[UST_TBUF_ROLE_THREAD]);
@@ -245,8 +249,8 @@ static void tb_key_create(void)
 }
 
 /* Claim a buffer of `role` for the calling thread.  0, or -1. */
-static int tb_claim(struct ust_session *s, struct ust_channel *ch,
-		    struct ust_tb_thread *t, uint32_t role)
+int ust__tb_claim(struct ust_session *s, struct ust_channel *ch,
+		  struct ust_tb_thread *t, uint32_t role)
 {
 	struct ust_threads *th = &s->threads;
 	uint64_t instance;
@@ -286,7 +290,7 @@ uint64_t ust__tb_write_slow(struct ust_session *s, struct ust_channel *ch,
 			__atomic_fetch_add(&s->hdr->lost_no_buffer, 1, __ATOMIC_RELAXED);
 		return 0;
 	}
-	if (!t->w[level].ring && tb_claim(s, ch, t, level)) {
+	if (!t->w[level].ring && ust__tb_claim(s, ch, t, level)) {
 		/* I7: no buffer (out of memory, or our memfd was closed). */
 		__atomic_fetch_add(&s->hdr->lost_no_buffer, 1, __ATOMIC_RELAXED);
 		return 0;
@@ -327,17 +331,18 @@ static int tb_wait_for_consumer(struct ust_session *s, struct ust_channel *ch,
 }
 
 /*
- * Close the open packet and open the next one.  0: switched; 1: waited
- * for the consumer, look again; -1: refused, the record was counted lost.
+ * Close the open packet and open the next one at time `ts` (the record's
+ * that does not fit: packets end and begin where a reader's clock is).
+ * 0: switched; 1: waited for the consumer, look again; -1: refused, the
+ * record was counted lost.
  */
 static int tb_switch(struct ust_session *s, struct ust_channel *ch,
-		     struct ust_tb_writer *w)
+		     struct ust_tb_writer *w, uint64_t ts)
 {
 	uint64_t old_start = w->room - w->subbuf_size, new_start = w->room;
 	struct ust_shm_tbuf *ctl = w->ctl;
 	struct ust_packet_header *ph;
 	struct ust_packet_close close;
-	uint64_t ts;
 
 	if (ch->mode == UST_MODE_DISCARD) {
 		/*
@@ -358,9 +363,8 @@ static int tb_switch(struct ust_session *s, struct ust_channel *ch,
 		if (__builtin_expect(__atomic_load_n(&ch->stalled, __ATOMIC_RELAXED), 0))
 			__atomic_store_n(&ch->stalled, 0, __ATOMIC_RELAXED);
 	}
-	ts = ust__clock_read(s->clock_kind);
 	if (ts < w->last_ts)
-		ts = w->last_ts;
+		ts = w->last_ts;	/* I4 */
 	/* I5: the old packet's closing fields; I17: its count. */
 	close.timestamp_end = ts;
 	close.content_size = (w->pos - old_start) * 8;
@@ -387,7 +391,7 @@ static int tb_switch(struct ust_session *s, struct ust_channel *ch,
 }
 
 uint64_t ust__tb_write_switch(struct ust_session *s, struct ust_channel *ch,
-			      struct ust_tb_writer *w, uint32_t id,
+			      struct ust_tb_writer *w, uint32_t id, uint64_t ts,
 			      const struct ust_seg *segs, unsigned int nr_segs,
 			      size_t payload_size, uint64_t ip)
 {
@@ -398,12 +402,12 @@ uint64_t ust__tb_write_switch(struct ust_session *s, struct ust_channel *ch,
 		tb_count(&w->ctl->buf.lost_big);	/* I7 */
 		return 0;
 	}
-	while ((ret = tb_switch(s, ch, w)) > 0)
+	while ((ret = tb_switch(s, ch, w, ts)) > 0)
 		;
 	if (ret < 0)
 		return 0;
 	/* It fits in the new packet now: the check above made sure. */
-	return ust__tb_write(s, ch, w, id, segs, nr_segs, payload_size, ip);
+	return ust__tb_write_at(s, ch, w, id, ts, segs, nr_segs, payload_size, ip);
 }
 
 uint64_t ust__thread_event_write(struct ust_session *s, struct ust_channel *ch,

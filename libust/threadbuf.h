@@ -20,6 +20,7 @@
 #ifndef UST_LIBUST_THREADBUF_H
 #define UST_LIBUST_THREADBUF_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <emmintrin.h>
 
@@ -34,6 +35,8 @@ struct ust_tb_writer {
 	uint64_t mask;			/* ring bytes - 1 */
 	uint32_t subbuf_size;
 	uint32_t records;		/* in the open packet (I17) */
+	uint32_t clock_kind;		/* the session's */
+	uint32_t bare;			/* records carry no context: functions.c's path */
 };
 
 struct ust_tb_thread {
@@ -58,9 +61,12 @@ UST_HIDDEN uint64_t ust__tb_write_slow(struct ust_session *s,
 UST_HIDDEN uint64_t ust__tb_write_switch(struct ust_session *s,
 					struct ust_channel *ch,
 					struct ust_tb_writer *w, uint32_t id,
-					const struct ust_seg *segs,
+					uint64_t ts, const struct ust_seg *segs,
 					unsigned int nr_segs,
 					size_t payload_size, uint64_t ip);
+/* Claim the calling thread's buffer of `level` now, if it has none: 0 or -1. */
+UST_HIDDEN int ust__tb_claim(struct ust_session *s, struct ust_channel *ch,
+			    struct ust_tb_thread *t, uint32_t level);
 /* The calling thread's context image of channel `chan` (ringbuf.c). */
 UST_HIDDEN const uint8_t *ust__thread_ctx_image(const struct ust_session *s,
 					       uint32_t chan);
@@ -146,28 +152,31 @@ static inline void ust__tb_put_segs(uint8_t *dst, const struct ust_seg *segs,
 }
 
 /*
- * Write one record with writer `w` of channel `ch` (per-thread); returns
- * its timestamp, or 0 when it was counted lost.  The caller holds the
- * thread's nesting level (ust__tb_enter()).
+ * Write one record of time `ts` with writer `w` of channel `ch`
+ * (per-thread); returns its timestamp, or 0 when it was counted lost.  A
+ * time before the buffer's last one is raised to it (I4): the function
+ * filters write entries they held back with the time they happened,
+ * which is never earlier than the records written since but for other
+ * events of the thread (funcfilter.c).  The caller holds the thread's
+ * nesting level (ust__tb_enter()).
  */
 static inline __attribute__((always_inline))
-uint64_t ust__tb_write(struct ust_session *s, struct ust_channel *ch,
-		       struct ust_tb_writer *w, uint32_t id,
-		       const struct ust_seg *segs, unsigned int nr_segs,
-		       size_t payload_size, uint64_t ip)
+uint64_t ust__tb_write_at(struct ust_session *s, struct ust_channel *ch,
+			  struct ust_tb_writer *w, uint32_t id, uint64_t ts,
+			  const struct ust_seg *segs, unsigned int nr_segs,
+			  size_t payload_size, uint64_t ip)
 {
-	uint64_t pos = w->pos, last = w->last_ts, ts;
+	uint64_t pos = w->pos, last = w->last_ts;
 	size_t hlen, rec;
 	uint8_t *dst;
 
-	ts = ust__clock_read(s->clock_kind);
 	if (__builtin_expect(ts < last, 0))
 		ts = last;	/* never let a stream go backwards (I4) */
 	hlen = ust__tb_header_size(id, ts, last);
 	rec = hlen + ch->ctx_size + payload_size;
 	/* Strictly inside the sub-buffer, as in ringbuf.c. */
 	if (__builtin_expect(pos + rec >= w->room, 0))
-		return ust__tb_write_switch(s, ch, w, id, segs, nr_segs,
+		return ust__tb_write_switch(s, ch, w, id, ts, segs, nr_segs,
 					    payload_size, ip);
 	dst = w->ring + (pos & w->mask);
 	ust__tb_put_header(dst, id, ts, hlen);
@@ -182,6 +191,47 @@ uint64_t ust__tb_write(struct ust_session *s, struct ust_channel *ch,
 	w->records++;
 	ust__tb_publish(w, pos + rec, ts);
 	return ts;
+}
+
+/* The same at the time it is now. */
+static inline __attribute__((always_inline))
+uint64_t ust__tb_write(struct ust_session *s, struct ust_channel *ch,
+		       struct ust_tb_writer *w, uint32_t id,
+		       const struct ust_seg *segs, unsigned int nr_segs,
+		       size_t payload_size, uint64_t ip)
+{
+	return ust__tb_write_at(s, ch, w, id, ust__clock_read(s->clock_kind),
+				segs, nr_segs, payload_size, ip);
+}
+
+/*
+ * The quickest record there is (functions.c): compact header, no
+ * context, a payload of 0, 4 or 8 bytes known at compile time.  Returns
+ * false, having written nothing, when it needs more: an extended header,
+ * a new packet.  The caller holds nesting level 0.
+ */
+static inline __attribute__((always_inline))
+bool ust__tb_put_small(struct ust_tb_writer *w, uint32_t id, const void *payload,
+		       size_t len)
+{
+	uint64_t pos = w->pos, last = w->last_ts, ts;
+	uint32_t word;
+	uint8_t *dst;
+
+	ts = ust__clock_read(w->clock_kind);
+	if (__builtin_expect(ts < last, 0))
+		ts = last;	/* I4 */
+	if (__builtin_expect(ts - last >= (1ull << UST_EV_TS_BITS) ||
+			     pos + UST_EV_COMPACT_SIZE + len >= w->room, 0))
+		return false;
+	dst = w->ring + (pos & w->mask);
+	word = id | (uint32_t)(ts << 5);
+	__builtin_memcpy(dst, &word, 4);
+	if (len)
+		__builtin_memcpy(dst + 4, payload, len);
+	w->records++;
+	ust__tb_publish(w, pos + UST_EV_COMPACT_SIZE + len, ts);
+	return true;
 }
 
 /* A record of the calling thread into per-thread channel `ch`. */

@@ -20,7 +20,7 @@ UST_TRACE='*' UST_OUTPUT="$WORK/e" UST_SUMMARY_DIR= UST_BUFFERS=threads "$APP" -
 	>"$WORK/out" 2>"$WORK/err" || fail "tbuf-app: $(cat "$WORK/err")"
 grep -qxF "ust: ignoring UST_BUFFERS='threads': must be 'per-cpu' or 'per-thread'" "$WORK/err" ||
 	fail "bad UST_BUFFERS: $(cat "$WORK/err")"
-wait_for 20 "no per-CPU stream" sh -c "ls $WORK/e/*/ust_0 >/dev/null 2>&1"
+wait_for 20 "no per-CPU stream" sh -c "ls $WORK/e/*/ | grep -q '^ust_[0-9]*\$'"
 # --buffers=per-cpu: stream files per CPU, the thread id in each record.
 "$UST" record -o "$WORK/c" --buffers=per-cpu -- "$APP" -t 2 -n 100 >"$WORK/out" 2>"$WORK/err" ||
 	fail "per-cpu: $(cat "$WORK/err")"
