@@ -147,6 +147,7 @@ UST_EXPORT void ust_functions_start(void)
 	if (__atomic_exchange_n(&ust__func.started, 1, __ATOMIC_RELAXED))
 		return;
 	ust__func.layout = layout;
+	ust__func.clock_kind = ust__config.clock_kind;
 	dl_iterate_phdr(program_baddr, &ust__func.base);
 	/* Ids first: the program's own providers come after ours. */
 	ust_provider_register(providers[layout]);
@@ -182,14 +183,18 @@ static inline __attribute__((always_inline))
 void compact_write(struct ust_event_desc *ev, const void *payload, size_t len,
 		   void *fn)
 {
+	/* The clock first: its latency overlaps the loads below. */
+	uint64_t ts = ust__clock_read(ust__func.clock_kind);
 	struct ust_tb_thread *t = &ust__tls_tb;
 	uint32_t level = ust__tb_enter(t);
 	struct ust_tb_writer *w = &t->w[0];
 
+	struct ust_seg seg = { payload, len };
+
 	/* Relaxed: the gate word, as in ringbuf.c's event_write(). */
 	if (__builtin_expect(level == 0 && w->ring && w->bare &&
 			     !__atomic_load_n(&ev->reserved, __ATOMIC_RELAXED) &&
-			     ust__tb_put_small(w, ev->id, payload, len), 1)) {
+			     ust__tb_put_quick(w, ev->id, ts, &seg, len ? 1 : 0, len), 1)) {
 		ust__tb_leave(t, level);
 		return;
 	}

@@ -531,6 +531,26 @@ void gated_event_write(struct ust_event_desc *event, const struct ust_seg *segs,
 	}
 }
 
+/*
+ * A per-thread session's quick path (threadbuf.h, ust__tb_quick): the
+ * TSC first, then the thread's buffer at nesting level 0.  False when the
+ * record needs the general path.
+ */
+static inline __attribute__((always_inline))
+bool quick_write(struct ust_event_desc *event, const struct ust_seg *segs,
+		 unsigned int nr_segs, size_t payload_size)
+{
+	uint64_t ts = __rdtsc();
+	struct ust_tb_thread *t = &ust__tls_tb;
+	uint32_t level = ust__tb_enter(t);
+	bool done = level == 0 && t->w[0].ring &&
+		    ust__tb_put_quick(&t->w[0], event->id, ts, segs, nr_segs,
+				      payload_size);
+
+	ust__tb_leave(t, level);
+	return done;
+}
+
 /* Both entry points: the gate word first, then the inlined plain path. */
 static inline __attribute__((always_inline))
 void event_write(struct ust_event_desc *event, const struct ust_seg *segs,
@@ -544,7 +564,9 @@ void event_write(struct ust_event_desc *event, const struct ust_seg *segs,
 	if (__builtin_expect(__atomic_load_n(&event->reserved,
 					     __ATOMIC_RELAXED) != 0, 0))
 		gated_event_write(event, segs, nr_segs, payload_size, ip);
-	else
+	/* Relaxed: a hint, see threadbuf.h. */
+	else if (!__atomic_load_n(&ust__tb_quick, __ATOMIC_RELAXED) ||
+		 !quick_write(event, segs, nr_segs, payload_size))
 		default_write(event, segs, nr_segs, payload_size, ip);
 }
 

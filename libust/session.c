@@ -38,6 +38,7 @@
 #include "abi/env.h"
 #include "session.h"
 #include "statedump.h"
+#include "threadbuf.h"
 
 extern char **environ;
 
@@ -580,6 +581,10 @@ void ust__session_publish(struct ust_session *s)
 	 * acquire load (ringbuf.c, flight.c, registry.c).
 	 */
 	__atomic_store_n(&ust__session_current, s, __ATOMIC_RELEASE);
+	/* Relaxed: a hint (threadbuf.h); the thread's buffer is what counts. */
+	__atomic_store_n(&ust__tb_quick, s && s->chan[0].per_thread &&
+			 !s->chan[0].ctx_size && s->clock_kind == UST_CLOCK_TSC,
+			 __ATOMIC_RELAXED);
 	if (s) {
 		ust__registry_session_started(s);
 		ust__statedump_run();

@@ -39,6 +39,7 @@
 
 __thread struct ust_tb_thread ust__tls_tb
 	__attribute__((tls_model("initial-exec"), aligned(64)));
+uint32_t ust__tb_quick;
 
 #define TB_MAPS_MIN		64u
 #define TB_BLOCK_TIMEOUT_NS	2000000000ull	/* as ringbuf.c's blocking mode */

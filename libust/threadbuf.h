@@ -205,32 +205,41 @@ uint64_t ust__tb_write(struct ust_session *s, struct ust_channel *ch,
 }
 
 /*
- * The quickest record there is (functions.c): compact header, no
- * context, a payload of 0, 4 or 8 bytes known at compile time.  Returns
- * false, having written nothing, when it needs more: an extended header,
- * a new packet.  The caller holds nesting level 0.
+ * Set while the session's default channel is per-thread, its records
+ * without context, its clock the TSC (session.c): then the callers may
+ * read the clock first and try ust__tb_put_quick().  A stale value only
+ * sends a record down the general path (the thread's buffer is checked).
+ */
+extern uint32_t ust__tb_quick UST_HIDDEN;
+
+/*
+ * The quickest record there is: compact header, no context, the payload
+ * `segs` (`size` bytes), at time `ts` (read by the caller as early as it
+ * could, so that the clock's latency overlaps the loads before this).
+ * Returns false, having written nothing, when it needs more: an extended
+ * header, a new packet.  The caller holds nesting level 0.
  */
 static inline __attribute__((always_inline))
-bool ust__tb_put_small(struct ust_tb_writer *w, uint32_t id, const void *payload,
-		       size_t len)
+bool ust__tb_put_quick(struct ust_tb_writer *w, uint32_t id, uint64_t ts,
+		       const struct ust_seg *segs, unsigned int nr_segs,
+		       size_t size)
 {
-	uint64_t pos = w->pos, last = w->last_ts, ts;
+	uint64_t pos = w->pos, last = w->last_ts;
 	uint32_t word;
 	uint8_t *dst;
 
-	ts = ust__clock_read(w->clock_kind);
 	if (__builtin_expect(ts < last, 0))
 		ts = last;	/* I4 */
 	if (__builtin_expect(ts - last >= (1ull << UST_EV_TS_BITS) ||
-			     pos + UST_EV_COMPACT_SIZE + len >= w->room, 0))
+			     id > UST_EV_COMPACT_ID_MAX ||
+			     pos + UST_EV_COMPACT_SIZE + size >= w->room, 0))
 		return false;
 	dst = w->ring + (pos & w->mask);
 	word = id | (uint32_t)(ts << 5);
 	__builtin_memcpy(dst, &word, 4);
-	if (len)
-		__builtin_memcpy(dst + 4, payload, len);
+	ust__tb_put_segs(dst + 4, segs, nr_segs);
 	w->records++;
-	ust__tb_publish(w, pos + UST_EV_COMPACT_SIZE + len, ts);
+	ust__tb_publish(w, pos + UST_EV_COMPACT_SIZE + size, ts);
 	return true;
 }
 
