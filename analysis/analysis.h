@@ -35,6 +35,14 @@ struct report_ctx {
 	bool weight_ns;			/* export --weight=time: folded in ns */
 	bool picked;			/* report: some section asked for */
 	FILE *out;			/* where print() writes */
+	/*
+	 * export's filters (report_keep()): a window of time, one thread,
+	 * the shortest call or slice kept (0: all; instant events then go).
+	 */
+	bool window, only_tid;
+	int64_t begin_ns, end_ns;
+	int64_t tid;
+	int64_t min_dur_ns;
 };
 
 struct analysis {
@@ -88,6 +96,14 @@ bool report_is_kernel(const struct rd_trace *t);
 /* A classify() that takes every event, without its fields. */
 int report_every_class(void *a, const struct rd_trace *t,
 		       const struct rd_event_class *ec, bool *fields);
+/*
+ * Whether a call or slice of thread `tid` over [begin, end] (an instant
+ * event: begin == end) passes export's filters: it overlaps the window,
+ * is the thread's, lasts long enough (instants only without
+ * --min-duration).
+ */
+bool report_keep(const struct report_ctx *c, int64_t tid, int64_t begin,
+		 int64_t end, bool instant);
 /* malloc() that aborts on memory exhaustion, zeroed. */
 void *report_zalloc(size_t size);
 

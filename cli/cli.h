@@ -51,6 +51,14 @@ extern const char *cli_prog;
 
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * A time of --begin/--end (view.c): "SEC[.NNNNNNNNN]" from the clock's
+ * origin, or "[YYYY-MM-DD ]HH:MM:SS[.N]" (the day of `first_ns`, the
+ * trace's first event, when not given), local time or UTC (`gmt`).
+ * 0, or -1 when it is not one.
+ */
+int cli_parse_time(const char *s, int64_t first_ns, bool gmt, int64_t *ns);
+
 /* functions.c: `ust record --functions` (doc/functions.md). */
 extern const char *const cli_functions_patterns[];
 int cli_functions_preload(void);

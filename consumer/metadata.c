@@ -359,28 +359,47 @@ static int meta_entry_parse(const struct consumer *c, const uint8_t *p,
 	return cd_meta_tsdl_check(e->tsdl, err, errlen);
 }
 
-/* Record the layout of event `id` (a private copy), growing the table. */
-static int table_add(struct ust_layout_table *t, uint32_t id, const char *layout)
+/* Grow the table to hold event `id`. */
+static int table_grow(struct ust_layout_table *t, uint32_t id)
 {
 	const char **grown;
-	char *copy;
-	uint32_t n;
+	int32_t *fixed;
+	uint32_t n = t->nr ? t->nr : 16, i;
 
-	if (id >= t->nr) {
-		n = t->nr ? t->nr : 16;
-		while (n <= id)
-			n *= 2;
-		grown = realloc(t->layouts, n * sizeof(*grown));
-		if (!grown)
-			return -ENOMEM;
-		memset(grown + t->nr, 0, (n - t->nr) * sizeof(*grown));
-		t->layouts = grown;
-		t->nr = n;
+	while (n <= id)
+		n *= 2;
+	grown = realloc(t->layouts, n * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	t->layouts = grown;
+	fixed = realloc(t->fixed, n * sizeof(*fixed));
+	if (!fixed)
+		return -ENOMEM;
+	t->fixed = fixed;
+	for (i = t->nr; i < n; i++) {
+		grown[i] = NULL;
+		fixed[i] = -1;
 	}
+	t->nr = n;
+	return 0;
+}
+
+/*
+ * Record the layout of event `id` (a private copy) and its payload's
+ * size when it is fixed (the walk's quick case), growing the table.
+ */
+static int table_add(struct ust_layout_table *t, uint32_t id, const char *layout)
+{
+	ssize_t fixed = shm_layout_fixed_size(layout);
+	char *copy;
+
+	if (id >= t->nr && table_grow(t, id))
+		return -ENOMEM;
 	copy = strdup(layout);
 	if (!copy)
 		return -ENOMEM;
 	t->layouts[id] = copy;
+	t->fixed[id] = fixed >= 0 && fixed <= INT32_MAX ? (int32_t)fixed : -1;
 	return 0;
 }
 
@@ -520,7 +539,9 @@ void cd_metadata_release(struct consumer *c)
 		for (id = 0; id < t->nr; id++)
 			free((char *)t->layouts[id]);
 		free(t->layouts);
+		free(t->fixed);
 		t->layouts = NULL;
+		t->fixed = NULL;
 		t->nr = 0;
 	}
 	if (c->meta_fd >= 0)

@@ -278,3 +278,22 @@ ssize_t shm_layout_payload_size(const char *layout, const uint8_t *p,
 		return -1;
 	return (ssize_t)w.used;
 }
+
+ssize_t shm_layout_fixed_size(const char *layout)
+{
+	const char *s = layout;
+	uint64_t total = 0, n;
+
+	if (shm_layout_check(layout))
+		return -1;
+	while (*s) {
+		if (*s++ != 'F' || number(&s, 0, LAYOUT_MAX_FIXED, &n))
+			return -1;	/* a string, sequence, array or variant */
+		total += n;
+		if (total > LAYOUT_MAX_FIXED)
+			return -1;
+		if (*s == ' ')
+			s++;
+	}
+	return (ssize_t)total;
+}

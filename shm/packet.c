@@ -147,7 +147,11 @@ static int walk_record(const uint8_t *pkt, const struct pkt_bounds *b,
 	if (table->event_context & UST_CTX_VTID)	/* the first field */
 		rec->vtid = (int32_t)ctf_get_le32(pkt + off + hdr);
 	hdr += ctx;
-	payload = shm_layout_payload_size(layout, pkt + off + hdr, avail - hdr);
+	if (table->fixed && table->fixed[rec->id] >= 0)
+		payload = (size_t)table->fixed[rec->id] <= avail - hdr ?
+			  table->fixed[rec->id] : -1;
+	else
+		payload = shm_layout_payload_size(layout, pkt + off + hdr, avail - hdr);
 	if (payload < 0)
 		return walk_fail(res, off, "payload of event id %u runs past the content",
 				 rec->id);

@@ -72,7 +72,9 @@ static void extended(struct pkt *p, uint32_t id, uint64_t ts, int32_t vtid)
 }
 
 static const char *layouts[41];
-static struct ust_layout_table table = { layouts, 41, UST_CTX_VTID };
+static struct ust_layout_table table = {
+	.layouts = layouts, .nr = 41, .event_context = UST_CTX_VTID,
+};
 
 static void setup(void)
 {
