@@ -103,6 +103,12 @@ struct consumer {
 	struct consumer_stats stats;
 	int wake_fd;			/* the eventfd blocked writers ring (I16), or -1 */
 	struct cd_threads *threads;	/* the thread buffers (threads.c), or NULL */
+	/*
+	 * I1, I17: the memory broke the contract once (a corrupt packet, a
+	 * count that did not fit, a bad thread buffer): from then on every
+	 * packet is walked, the writers' counts are not trusted.
+	 */
+	bool distrust;
 };
 
 /* output.c: where the trace goes (a directory, or the relay: relay.c) */

@@ -260,10 +260,12 @@ const char *cd_packet_sequence_check(const struct stream *s, uint64_t n,
 static void packet_reject(struct consumer *c, struct stream *s, uint64_t n,
 			  enum copy_state state, const char *why)
 {
-	if (state == COPY_RACY)
+	if (state == COPY_RACY) {
 		c->stats.packets_dropped++;
-	else
+	} else {
 		packet_corrupt(c, s, n, why);
+		c->distrust = true;
+	}
 }
 
 /*
@@ -287,6 +289,7 @@ static int packet_check(struct consumer *c, struct stream *s, uint64_t n, size_t
 	 */
 	if (counted < 0 || shm_packet_counted(pkt, len, c->shm.uuid, ci->stream_id,
 					      (uint64_t)counted, res)) {
+		c->distrust |= counted >= 0;
 		if (shm_packet_walk(pkt, len, c->shm.uuid, ci->stream_id, &ci->table,
 				    NULL, NULL, res)) {
 			snprintf(why, whylen, "%s", res->error);
@@ -334,7 +337,7 @@ static int64_t packet_count(const struct consumer *c, const struct stream *s,
 {
 	const struct chan_info *ci = &c->shm.chan[s->chan];
 
-	if (!s->tbuf)
+	if (!s->tbuf || c->distrust)
 		return -1;
 	/* I17: after the acquire load of the offset (or state) that showed it. */
 	return __atomic_load_n(&s->tbuf->records[n & (ci->subbuf_count - 1)],

@@ -87,9 +87,10 @@ static uint32_t tid_name_use(struct cd_threads *th, int32_t tid)
 	return 0;
 }
 
-static void region_break(const struct consumer *c, struct cd_tregion *r,
+static void region_break(struct consumer *c, struct cd_tregion *r,
 			 uint64_t i, const char *why)
 {
+	c->distrust = true;
 	fprintf(stderr, CONSUMER_NAME ": thread buffer %" PRIu64 ": %s; no longer read\n",
 		i, why);
 	if (r->ctl)
@@ -108,6 +109,7 @@ static void regions_discover(struct consumer *c, struct cd_threads *th)
 	if (shm_threads_published(&c->shm, th->nr, &nr, err, sizeof(err))) {
 		fprintf(stderr, CONSUMER_NAME ": %s; no new thread buffer is read\n", err);
 		th->count_broken = true;
+		c->distrust = true;
 		return;
 	}
 	if (nr > th->cap) {
