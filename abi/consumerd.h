@@ -27,6 +27,7 @@
 #define UST_CONSUMERD_OPT_SUMMARY_DIR	"summary-dir"	/* write <pid>.summary */
 #define UST_CONSUMERD_OPT_FOREGROUND	"foreground"	/* do not detach */
 #define UST_CONSUMERD_OPT_WAKE_FD	"wake-fd"	/* an eventfd blocked writers ring */
+#define UST_CONSUMERD_OPT_RESUME	"resume"	/* go on with a dead consumer's trace */
 
 /* The descriptors the consumer finds open at these numbers. */
 #define UST_CONSUMERD_SHM_FD	3
@@ -39,12 +40,19 @@
 
 /*
  * The summary file, `<pid>.summary` (or `<pid>-N.summary` after an exec)
- * in the summary directory: "key=value" lines, written to a temporary
- * name and renamed, so a reader never sees half of it.
+ * in the summary directory: "key=value" lines.  It is begun at the
+ * consumer's start under a hidden name, `.<consumer pid>.summary.tmp`
+ * (pid, then dir, and relay when the trace streams: dir is then empty
+ * until the trace falls back to a directory), completed at its end
+ * ("end=1", last) and renamed
+ * (consumer/summary.c); a hidden one without "end" is a consumer that
+ * did not finish.
  */
+#define UST_SUMMARY_KEY_PID		"pid"		/* the traced process */
 #define UST_SUMMARY_KEY_DIR		"dir"		/* the trace directory */
 #define UST_SUMMARY_KEY_EVENTS		"events"	/* records written */
-#define UST_SUMMARY_KEY_LOST		"lost"		/* records counted lost (I7) */
+#define UST_SUMMARY_KEY_LOST		"lost"		/* records counted lost (I7), unwritten included */
+#define UST_SUMMARY_KEY_UNWRITTEN	"unwritten"	/* records of packets not written */
 #define UST_SUMMARY_KEY_PACKETS		"packets"
 #define UST_SUMMARY_KEY_PACKETS_DROPPED	"packets_dropped"
 #define UST_SUMMARY_KEY_PACKETS_UNWRITTEN "packets_unwritten"
@@ -83,5 +91,8 @@
 #define UST_SUMMARY_KEY_RELAY_CUT	"relay_cut"	/* records in a packet cut by a failure */
 #define UST_SUMMARY_KEY_RELAY_ERROR	"relay_error"	/* why the trace fell back */
 #define UST_SUMMARY_KEY_RELAY_SNAPSHOT	"relay_snapshot" /* a snapshot sent: its place */
+#define UST_SUMMARY_KEY_RELAY_LIVE	"relay_live"	/* begun summary: its live timer (us) */
+
+#define UST_SUMMARY_KEY_END		"end"		/* 1, last: the summary is complete */
 
 #endif /* UST_ABI_CONSUMERD_H */

@@ -32,6 +32,13 @@
 #define UST_ENV_SUMMARY_DIR	"UST_SUMMARY_DIR"   /* set by ust record */
 #define UST_ENV_CONSUMERD	"UST_CONSUMERD"	/* another ust-consumerd */
 
+/* What ust-consumerd reads: the kernel flight recorder (abi/kerneld.h). */
+#define UST_ENV_KERNELD_SOCKET	"UST_KERNELD_SOCKET"
+/* ... and `ust record --trigger` on a user event (trigger/trigger.h). */
+#define UST_ENV_TRIGGER		"UST_TRIGGER"		/* EVENT[ if FILTER] */
+#define UST_ENV_TRIGGER_HOLDOFF	"UST_TRIGGER_HOLDOFF"	/* seconds, default 1 */
+/* What ust-kerneld reads: its nice value (default -10, consumer/kernel/main.c). */
+#define UST_ENV_KERNELD_NICE	"UST_KERNELD_NICE"
 /*
  * What ust-consumerd (and ust-kerneld) read when UST_OUTPUT is a relay
  * URL (net://...): the relay session to join (net/session.h's text form,

@@ -98,8 +98,13 @@
  *
  * I10 Snapshot requests (abi/flight.h): IDLE -> CLAIMED by an acquiring
  *     compare-and-exchange, request fields, `frozen`, then PENDING with a
- *     store-release; the consumer's acquire load of PENDING, its copy,
- *     then releases of frozen = 0, done + 1 and IDLE, in that order.
+ *     store-release; the consumer's acquiring compare-and-exchange
+ *     PENDING -> SERVING, its copy, then releases of frozen = 0 (as soon
+ *     as the copy is done: its kernel part and relay copy may take
+ *     seconds), done + 1 and IDLE, in that order.  A requester may take
+ *     back only a PENDING request (PENDING -> IDLE, compare-and-exchange);
+ *     a SERVING one is the consumer's alone until it stores IDLE, and a
+ *     consumer that resumes a dead one's trace serves it again.
  *
  * I11 Frozen flight channels.  While `flight.frozen` is set, writers of a
  *     flight channel refuse to switch sub-buffers (I7) instead of

@@ -78,7 +78,8 @@ static void events_print(void *a, struct report_ctx *c, FILE *out)
 	(void)c;
 	report_heading(out, "Events per type");
 	fprintf(out, "%12s  %s\n", "count", "event");
-	qsort(e->v, e->nr, sizeof(*e->v), by_count_then_name);
+	if (e->nr)	/* no event, no list: qsort(NULL) is undefined */
+		qsort(e->v, e->nr, sizeof(*e->v), by_count_then_name);
 	for (i = 0; i < e->nr; i++) {
 		if (e->v[i].count)
 			fprintf(out, "%12" PRIu64 "  %s\n", e->v[i].count, e->v[i].name);

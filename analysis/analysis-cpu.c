@@ -140,7 +140,7 @@ static void print_over_time(struct proc_usage **v, size_t n, size_t nb,
 		fprintf(out, " %9" PRId64, v[j]->pid);
 	fputc('\n', out);
 	for (i = 0; i < nb; i++) {
-		int64_t start = (int64_t)i * interval, len = c->last_ns - c->first_ns - start;
+		int64_t start = (int64_t)i * interval, len = report_span(c) - start;
 
 		if (len > interval)
 			len = interval;
@@ -177,7 +177,7 @@ static int64_t tally(struct cpu_usage *u, struct report_ctx *c, struct u64map *p
 static void cpu_print(void *a, struct report_ctx *c, FILE *out)
 {
 	struct cpu_usage *u = a;
-	int64_t span = c->last_ns - c->first_ns, interval, idle, busy = 0;
+	int64_t span = report_span(c), interval, idle, busy = 0;
 	struct u64map procs = { 0 };
 	struct proc_usage **v;
 	size_t i, nb, nr_cpus = 0;

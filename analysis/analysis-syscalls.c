@@ -123,7 +123,7 @@ static void syscalls_event(void *a, struct report_ctx *c, const struct rd_msg *m
 
 	(void)v;
 	if (tag % 2) {
-		kstate_syscall_entered(&s->pairs, m->vtid, o.call, m->ns);
+		kstate_syscall_entered_on(&s->pairs, m->vtid, o.call, m->ns, m->cpu);
 		return;
 	}
 	if (!kstate_syscall_exited(&s->pairs, m->vtid, o.call, &o.begin)) {
@@ -132,6 +132,15 @@ static void syscalls_event(void *a, struct report_ctx *c, const struct rd_msg *m
 	}
 	o.lat = m->ns - o.begin;
 	record_latency(s, c->top, &o);
+}
+
+/* A loss in a CPU's stream: its calls in progress may have lost their exit. */
+static void syscalls_discarded(void *a, struct report_ctx *c, const struct rd_msg *m)
+{
+	struct syscalls *s = a;
+
+	(void)c;
+	kstate_syscall_forget_cpu(&s->pairs, m->cpu);
 }
 
 static int cmp_i64(const void *pa, const void *pb)
@@ -224,6 +233,7 @@ const struct analysis analysis_syscalls = {
 	.create = syscalls_create,
 	.classify = syscalls_classify,
 	.event = syscalls_event,
+	.discarded = syscalls_discarded,
 	.print = syscalls_print,
 	.destroy = syscalls_destroy,
 };

@@ -27,6 +27,17 @@ const char *report_time(const struct report_ctx *c, int64_t ns, char *buf)
 	return buf;
 }
 
+int64_t report_span(const struct report_ctx *c)
+{
+	int64_t span;
+
+	if (c->last_ns < c->first_ns)
+		return 0;
+	if (__builtin_sub_overflow(c->last_ns, c->first_ns, &span))
+		return INT64_MAX;
+	return span;
+}
+
 const char *report_secs(int64_t ns, char *buf)
 {
 	uint64_t a = ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns;
@@ -57,7 +68,7 @@ const char *report_str(const struct rd_value *v, int idx, char *buf, size_t size
 	return buf;
 }
 
-bool report_keep(const struct report_ctx *c, int64_t tid, int64_t begin,
+bool export_keep(const struct report_ctx *c, int64_t tid, int64_t begin,
 		 int64_t end, bool instant)
 {
 	if (c->only_tid && tid != c->tid)

@@ -20,6 +20,7 @@
 #include "reader/reader.h"
 
 struct tasks;
+struct kmodel;
 
 #define REPORT_MAX_FIELDS	64	/* payload fields an analysis can read */
 
@@ -35,12 +36,22 @@ struct report_ctx {
 	bool weight_ns;			/* export --weight=time: folded in ns */
 	bool picked;			/* report: some section asked for */
 	FILE *out;			/* where print() writes */
+	bool csv;			/* --csv: the kernel sections in CSV */
 	/*
-	 * export's filters (report_keep()): a window of time, one thread,
-	 * the shortest call or slice kept (0: all; instant events then go).
+	 * --begin/--end: only the events in [begin_ns, end_ns] are counted
+	 * (analyses with sees_all still see the others, for their state).
+	 */
+	int64_t begin_ns, end_ns;
+	bool in_range;			/* the event being fed is in it */
+	int64_t thread_tid;		/* --thread TID, -1 when not given */
+	const char *between[2];		/* --between A B */
+	struct kmodel *kmodel;		/* the kernel sections' (kmodel.h) */
+	/*
+	 * export's filters (export_keep()): a window of time (begin_ns,
+	 * end_ns above, what overlaps it is kept), one thread, the shortest
+	 * call or slice kept (0: all; instant events then go).
 	 */
 	bool window, only_tid;
-	int64_t begin_ns, end_ns;
 	int64_t tid;
 	int64_t min_dur_ns;
 };
@@ -49,6 +60,7 @@ struct analysis {
 	const char *name;		/* its option: --NAME */
 	const char *help;
 	bool by_default;		/* on when no section is picked */
+	bool sees_all;			/* gets the events outside --begin/--end */
 	void *(*create)(struct report_ctx *c);
 	/*
 	 * Once per event class of trace `t`: a tag > 0 to get its events,
@@ -76,6 +88,11 @@ extern const struct analysis analysis_functions;
 void report_heading(FILE *out, const char *title);
 /* "HH:MM:SS.NNNNNNNNN" of `ns` (local time or c->gmt) into buf[32]. */
 const char *report_time(const struct report_ctx *c, int64_t ns, char *buf);
+/*
+ * c->last_ns - c->first_ns: 0 before any message, INT64_MAX when the
+ * difference does not fit (corrupt timestamps).
+ */
+int64_t report_span(const struct report_ctx *c);
 /* "S.NNNNNNNNN" of a duration into buf[32]. */
 const char *report_secs(int64_t ns, char *buf);
 /* Microseconds with 3 decimals ("12.345") of `ns` into buf[32]. */
@@ -102,7 +119,7 @@ int report_every_class(void *a, const struct rd_trace *t,
  * is the thread's, lasts long enough (instants only without
  * --min-duration).
  */
-bool report_keep(const struct report_ctx *c, int64_t tid, int64_t begin,
+bool export_keep(const struct report_ctx *c, int64_t tid, int64_t begin,
 		 int64_t end, bool instant);
 /* malloc() that aborts on memory exhaustion, zeroed. */
 void *report_zalloc(size_t size);

@@ -53,7 +53,7 @@ static void csv_event(void *a, struct report_ctx *c, const struct rd_msg *m,
 
 	(void)tag;
 	(void)v;
-	if (!report_keep(c, m->vtid, m->ns, m->ns, true))
+	if (!export_keep(c, m->vtid, m->ns, m->ns, true))
 		return;
 	x->payload.len = 0;
 	if (rd_reader_print_payload(c->reader, m, &x->payload))
@@ -217,7 +217,7 @@ static void chrome_slice(struct chrome *x, struct report_ctx *c, const char *nam
 {
 	int64_t d;
 
-	if (!report_keep(c, tid, begin, end, false))
+	if (!export_keep(c, tid, begin, end, false))
 		return;
 	if (c->window && begin < c->begin_ns)
 		begin = c->begin_ns;
@@ -286,7 +286,7 @@ static void chrome_event(void *a, struct report_ctx *c, const struct rd_msg *m,
 		tag = CHROME_INSTANT;
 	}
 	if (tag == CHROME_INSTANT) {
-		if (!report_keep(c, m->vtid, m->ns, m->ns, true))
+		if (!export_keep(c, m->vtid, m->ns, m->ns, true))
 			return;
 		chrome_head(x, c, m->ec->name, report_is_kernel(t) ? "kernel" : "ust",
 			    'i', m->ns, t, m->vtid);
@@ -511,7 +511,7 @@ static void folded_leave(void *a, struct ct_thread *th, int64_t ns, bool at_end)
 	const struct ct_frame *fr = &th->stack[th->depth - 1];
 
 	(void)at_end;
-	if (!report_keep(x->c, th->tid, fr->begin_ns, ns, false))
+	if (!export_keep(x->c, th->tid, fr->begin_ns, ns, false))
 		return;
 	x->nodes[fr->user].count += x->c->weight_ns ?
 		(uint64_t)(ns - fr->begin_ns - fr->child_ns) : 1;
@@ -591,7 +591,7 @@ static void folded_event(void *a, struct report_ctx *c, const struct rd_msg *m,
 			return;
 		th = calltrack_thread(&x->ct, t, m->vtid);
 	}
-	if (c->weight_ns || !report_keep(c, m->vtid, m->ns, m->ns, true))
+	if (c->weight_ns || !export_keep(c, m->vtid, m->ns, m->ns, true))
 		return;		/* ns and event counts do not add up */
 	if (th && th->depth) {
 		stack_of(x, folded_stack(x, t, m->vtid, th, th->depth, m->ec->name))->count++;

@@ -59,11 +59,17 @@ const char *kstate_syscall_of(const char *event, bool *entry)
 }
 
 struct pending {
-	int64_t begin;
+	int64_t begin, cpu;
 	int call;		/* -1: none */
 };
 
 void kstate_syscall_entered(struct syscall_pairs *p, int64_t tid, int call, int64_t ns)
+{
+	kstate_syscall_entered_on(p, tid, call, ns, -1);
+}
+
+void kstate_syscall_entered_on(struct syscall_pairs *p, int64_t tid, int call,
+			       int64_t ns, int64_t cpu)
 {
 	struct pending *e = u64map_get(&p->pending, (uint64_t)tid);
 
@@ -72,7 +78,25 @@ void kstate_syscall_entered(struct syscall_pairs *p, int64_t tid, int call, int6
 		u64map_set(&p->pending, (uint64_t)tid, e);
 	}
 	e->begin = ns;
+	e->cpu = cpu;
 	e->call = call;
+}
+
+size_t kstate_syscall_forget_cpu(struct syscall_pairs *p, int64_t cpu)
+{
+	void **v = u64map_values(&p->pending);
+	size_t i, n = 0;
+
+	for (i = 0; i < p->pending.nr; i++) {
+		struct pending *e = v[i];
+
+		if (e->call >= 0 && e->cpu == cpu) {
+			e->call = -1;
+			n++;
+		}
+	}
+	free(v);
+	return n;
 }
 
 int kstate_syscall_exited(struct syscall_pairs *p, int64_t tid, int call, int64_t *begin)

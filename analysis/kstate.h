@@ -61,6 +61,16 @@ struct syscall_pairs {
 };
 
 void kstate_syscall_entered(struct syscall_pairs *p, int64_t tid, int call, int64_t ns);
+/* The same, made on `cpu`: forgotten when that CPU's stream loses events. */
+void kstate_syscall_entered_on(struct syscall_pairs *p, int64_t tid, int call,
+			       int64_t ns, int64_t cpu);
+/*
+ * Events of CPU `cpu` were lost (a discarded-events message of its
+ * stream): the exits of the calls entered there may be among them, so
+ * these calls are forgotten rather than paired with a later exit.
+ * Returns how many.
+ */
+size_t kstate_syscall_forget_cpu(struct syscall_pairs *p, int64_t cpu);
 /* 1 with *begin when thread `tid` was in `call`, which now returns. */
 int kstate_syscall_exited(struct syscall_pairs *p, int64_t tid, int call, int64_t *begin);
 /* How many threads are still in a call. */

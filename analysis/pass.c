@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "pass.h"
 #include "tasks.h"
@@ -65,15 +66,52 @@ static int feed_event(struct pass *p, const struct rd_msg *m)
 	struct rd_value vals[REPORT_MAX_FIELDS];
 	size_t i;
 
-	p->c.nr_events++;
+	if (p->c.in_range)
+		p->c.nr_events++;
 	if (s->fields && rd_reader_event_fields(p->c.reader, m, vals, REPORT_MAX_FIELDS) < 0)
 		return -1;
 	for (i = 0; i < p->nr; i++) {
-		if (s->tags[i])
+		if (s->tags[i] && (p->c.in_range || p->list[i]->sees_all))
 			p->list[i]->event(p->state[i], &p->c, m, s->tags[i],
 					  s->fields ? vals : NULL);
 	}
 	return 0;
+}
+
+/* Midnight of the day of `ns` (from the epoch), local or UTC. */
+static int64_t day_start(int64_t ns, bool gmt)
+{
+	time_t t = (time_t)(ns / 1000000000);
+	struct tm tm;
+
+	if (!(gmt ? gmtime_r(&t, &tm) : localtime_r(&t, &tm)))
+		return 0;
+	return ns - ((int64_t)tm.tm_hour * 3600 + tm.tm_min * 60 + tm.tm_sec) * 1000000000 -
+	       ns % 1000000000;
+}
+
+static int64_t resolve(enum pass_bound kind, int64_t v, int64_t first, bool gmt)
+{
+	if (kind == PASS_FROM_FIRST)
+		return first + v;
+	if (kind == PASS_TIME_OF_DAY)
+		return day_start(first, gmt) + v;
+	return v;
+}
+
+/*
+ * Whether `ns` is in --begin/--end.  A bound given relative to the
+ * traces' start or as a time of day (pass.h) is resolved at the first
+ * message.
+ */
+static bool in_range(struct pass *p, int64_t ns)
+{
+	if (!p->started) {
+		p->started = true;
+		p->c.begin_ns = resolve(p->begin_kind, p->c.begin_ns, ns, p->c.gmt);
+		p->c.end_ns = resolve(p->end_kind, p->c.end_ns, ns, p->c.gmt);
+	}
+	return (!p->has_begin || ns >= p->c.begin_ns) && (!p->has_end || ns <= p->c.end_ns);
 }
 
 int pass_run(struct pass *p)
@@ -85,9 +123,10 @@ int pass_run(struct pass *p)
 	p->c.first_ns = INT64_MAX;
 	p->c.last_ns = INT64_MIN;
 	while ((ret = rd_reader_next(p->c.reader, &m)) > 0) {
-		if (p->c.first_ns == INT64_MAX)
+		p->c.in_range = in_range(p, m.ns);
+		if (p->c.in_range && p->c.first_ns == INT64_MAX)
 			p->c.first_ns = m.ns;
-		if (m.ns > p->c.last_ns)
+		if (p->c.in_range && m.ns > p->c.last_ns)
 			p->c.last_ns = m.ns;
 		if (m.kind == RD_MSG_EVENT) {
 			if (feed_event(p, &m))
@@ -95,7 +134,8 @@ int pass_run(struct pass *p)
 			continue;
 		}
 		for (i = 0; i < p->nr; i++) {
-			if (p->list[i]->discarded)
+			if (p->list[i]->discarded &&
+			    (p->c.in_range || p->list[i]->sees_all))
 				p->list[i]->discarded(p->state[i], &p->c, &m);
 		}
 	}

@@ -21,6 +21,12 @@ struct pass {
 	const struct rd_event_class *last_ec;
 	void *last_slot;
 	char error[512];		/* why pass_open() or pass_run() failed */
+	/*
+	 * --begin/--end: whether given, and what c.begin_ns/end_ns are until
+	 * the first message: ns from it, or a time of its day.
+	 */
+	bool has_begin, has_end, started;
+	enum pass_bound { PASS_ABS, PASS_FROM_FIRST, PASS_TIME_OF_DAY } begin_kind, end_kind;
 };
 
 /*

@@ -161,6 +161,7 @@ static void tasks_destroy(void *a)
 /* No section of its own (no help: always on, not an option). */
 const struct analysis analysis_tasks = {
 	.name = "tasks",
+	.sees_all = true,
 	.create = tasks_create,
 	.classify = tasks_classify,
 	.event = tasks_event,

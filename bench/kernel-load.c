@@ -4,10 +4,12 @@
  *
  * SPDX-License-Identifier: GPL-2.0-only
  *
- *   kernel-load THREADS CALLS
+ *   kernel-load THREADS CALLS [RATE]
  *
  * Each of THREADS threads is pinned to CPU (i mod nproc) and makes
- * CALLS getppid() system calls, timed with CLOCK_MONOTONIC.  Prints
+ * CALLS getppid() system calls, timed with CLOCK_MONOTONIC; with RATE,
+ * at most RATE calls per second each (paced by batches of 1000 calls,
+ * the thread spinning on the clock in between).  Prints
  *   calls=<total> seconds=<wall time of the slowest thread> ns_per_call=<mean>
  * where ns_per_call is the mean over threads of their own time / CALLS.
  */
@@ -23,6 +25,7 @@ struct worker {
 	pthread_t thread;
 	unsigned int cpu;
 	unsigned long calls;
+	double rate;		/* calls per second, 0: as fast as it goes */
 	double seconds;
 };
 
@@ -45,8 +48,12 @@ static void *work(void *arg)
 	CPU_SET(w->cpu, &set);
 	sched_setaffinity(0, sizeof(set), &set);
 	t0 = now();
-	for (i = 0; i < w->calls; i++)
+	for (i = 0; i < w->calls; i++) {
 		syscall(SYS_getppid);
+		if (w->rate > 0 && i % 1000 == 999)
+			while (now() - t0 < (i + 1) / w->rate)
+				;
+	}
 	w->seconds = now() - t0;
 	return NULL;
 }
@@ -55,17 +62,19 @@ int main(int argc, char **argv)
 {
 	unsigned int i, n = argc > 1 ? (unsigned int)atoi(argv[1]) : 1;
 	unsigned long calls = argc > 2 ? strtoul(argv[2], NULL, 10) : 1000000;
+	double rate = argc > 3 ? strtod(argv[3], NULL) : 0;
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	struct worker *w = calloc(n ? n : 1, sizeof(*w));
 	double slowest = 0, sum = 0;
 
 	if (!w || n == 0 || calls == 0 || ncpu < 1) {
-		fprintf(stderr, "usage: kernel-load THREADS CALLS\n");
+		fprintf(stderr, "usage: kernel-load THREADS CALLS [RATE]\n");
 		return 2;
 	}
 	for (i = 0; i < n; i++) {
 		w[i].cpu = i % ncpu;
 		w[i].calls = calls;
+		w[i].rate = rate;
 		pthread_create(&w[i].thread, NULL, work, &w[i]);
 	}
 	for (i = 0; i < n; i++) {

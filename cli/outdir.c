@@ -7,43 +7,44 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "outdir.h"
 
-int cli_dir_check_writable(const char *dir)
+int cli_dir_check_writable(int dirfd)
 {
-	char *probe;
-	int fd, ret = 0;
+	char probe[64];
+	unsigned int i;
+	int fd;
 
-	if (access(dir, W_OK | X_OK))
-		return -errno;
-	if (asprintf(&probe, "%s/.ust-probe-XXXXXX", dir) < 0)
-		return -ENOMEM;
-	fd = mkostemp(probe, O_CLOEXEC);
-	if (fd < 0) {
-		ret = -errno;
-		goto out;
+	for (i = 0; i < 100; i++) {
+		snprintf(probe, sizeof(probe), ".ust-probe-%ld-%u", (long)getpid(), i);
+		fd = openat(dirfd, probe, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			    0600);
+		if (fd >= 0) {
+			close(fd);
+			unlinkat(dirfd, probe, 0);
+			return 0;
+		}
+		if (errno != EEXIST)
+			return -errno;
 	}
-	close(fd);
-	unlink(probe);
-out:
-	free(probe);
-	return ret;
+	return -EEXIST;
 }
 
-int cli_outdir_prepare(const char *dir, bool shared)
+int cli_outdir_prepare(const char *dir, struct ust_safe_dir *d, char *note,
+		       size_t notelen, char *err, size_t errlen)
 {
-	bool created;
 	int ret;
 
-	ret = ust__mkdir_p(dir, &created);
+	ret = ust__output_open(dir, d, note, notelen, err, errlen);
 	if (ret)
 		return ret;
-	if (created && shared && chmod(dir, 01777))
-		return -errno;
-	return cli_dir_check_writable(dir);
+	ret = cli_dir_check_writable(d->fd);
+	if (ret) {
+		snprintf(err, errlen, "%s", strerror(-ret));
+		ust__safe_dir_close(d);
+	}
+	return ret;
 }

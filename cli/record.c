@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -30,6 +31,8 @@
 #include "kernel.h"
 #include "outdir.h"
 #include "record-relay.h"
+#include "record-trigger.h"
+#include "rescue.h"
 #include "selection.h"
 #include "summary.h"
 #include "supervise.h"
@@ -58,6 +61,10 @@ enum record_opt {
 	OPT_FILTER_FUNC,
 	OPT_EXCLUDE_FUNC,
 	OPT_KERNEL,
+	OPT_KERNEL_PID,
+	OPT_KERNEL_ALL,
+	OPT_TRIGGER,
+	OPT_TRIGGER_HOLDOFF,
 	OPT_FILTER,
 	OPT_LOGLEVEL,
 	OPT_LOGLEVEL_ONLY,
@@ -138,6 +145,18 @@ static const struct poptOption record_options[] = {
 	  "scheduling, system calls and interrupts, or the tracepoints "
 	  "of LIST, comma-separated globs on 'system:event' "
 	  "('default' is the default set)", "LIST" },
+	{ "kernel-pid", '\0', POPT_ARG_NONE, NULL, OPT_KERNEL_PID,
+	  "kernel events of CMD's process tree only, with the scheduling "
+	  "context (the default); implies --kernel", NULL },
+	{ "kernel-all", '\0', POPT_ARG_NONE, NULL, OPT_KERNEL_ALL,
+	  "kernel events of the whole system; implies --kernel", NULL },
+	{ "trigger", '\0', POPT_ARG_STRING, NULL, OPT_TRIGGER,
+	  "with --flight-recorder: a snapshot when an event matching "
+	  "'EVENT[ if FILTER]' is recorded: a user event (app:error) or a "
+	  "kernel one (\"syscall_exit_* if ret < 0\"), LTTng's filter "
+	  "syntax (doc/kernel-analyses.md)", "SPEC" },
+	{ "trigger-holdoff", '\0', POPT_ARG_STRING, NULL, OPT_TRIGGER_HOLDOFF,
+	  "at most one trigger snapshot per SEC seconds (default 1)", "SEC" },
 	{ "relayd", '\0', POPT_ARG_STRING, NULL, OPT_RELAYD,
 	  "stream the traces to lttng-relayd at URL, "
 	  "net://HOST[:CTRL_PORT[:DATA_PORT]][/PATH] or net6://...; "
@@ -168,6 +187,11 @@ struct record_opts {
 	char *context;		/* --context's list, NULL if not given */
 	const char *buffers;	/* --buffers: UST_BUFFERS_NAME_*, NULL if not given */
 	bool kernel;		/* --kernel */
+	bool kernel_all;	/* --kernel-all: not only CMD's process tree */
+	char *trigger;		/* --trigger SPEC */
+	bool trigger_user;	/* on a user event (consumers), else kernel */
+	const char *kernel_trigger;	/* trigger when a kernel one */
+	char *trigger_holdoff;	/* --trigger-holdoff SEC */
 	char *kernel_list;	/* its LIST, NULL for the default set */
 	char **cmd;		/* CMD and its arguments, NULL-terminated */
 	struct record_relay relay;	/* --relayd, --live, --session */
@@ -192,17 +216,23 @@ static void record_help(FILE *out)
 "program that links libust (or preloads it) reads them when it starts.\n"
 "\n"
 "With --kernel, ust-kerneld records kernel events into DIR/kernel on the\n"
-"same clock, through a private ftrace instance; without the permission it\n"
-"says what is missing and the user-space trace is recorded alone.\n"
+"same clock, through a private ftrace instance: those of CMD's process tree\n"
+"(and who it switches with), or of the whole system with --kernel-all.\n"
+"Without the permission it says what is missing and the user-space trace\n"
+"is recorded alone.\n"
 "\n"
 "With --relayd, every trace goes to one lttng-relayd session instead of\n"
 "DIR (which keeps what the relay cannot take: see the summary); the relay\n"
 "stores it under HOST/SESSION-DATE-TIME.  $UST_OUTPUT set to a URL means\n"
 "the same.\n"
 "\n"
+"Without -o, each user writes in a folder of its own, /tmp/ltt-usertrace/UID\n"
+"(or, when another user made that impossible, /tmp/ltt-usertrace-UID).\n"
+"\n"
 "Exit status: CMD's; 128+N when CMD was killed by signal N; 126 or 127 when\n"
-"CMD cannot be run; 1 when the output directory is not writable; 2 for a\n"
-"bad command line.\n", out);
+"CMD cannot be run; 1 when the output directory is not writable, or when CMD\n"
+"exited 0 but its tracing failed (see the error lines); 2 for a bad command\n"
+"line.\n", out);
 }
 
 static int check_subbuf_size(const char *arg, uint64_t *out)
@@ -393,6 +423,15 @@ static int apply_option(struct record_opts *o, int opt, const char *arg)
 		return check_buffers(o, arg);
 	case OPT_KERNEL:
 		return check_kernel(o, arg);
+	case OPT_TRIGGER:
+		return cli_record_trigger(arg, &o->trigger, &o->trigger_user);
+	case OPT_TRIGGER_HOLDOFF:
+		return cli_record_holdoff(arg, &o->trigger_holdoff);
+	case OPT_KERNEL_PID:
+	case OPT_KERNEL_ALL:
+		o->kernel = true;
+		o->kernel_all = opt == OPT_KERNEL_ALL;
+		return 0;
 	case OPT_RELAYD:
 		return cli_relay_option_url(&o->relay, arg);
 	case OPT_LIVE:
@@ -485,6 +524,11 @@ static enum parse_result record_parse(int argc, const char **argv,
 			  o->flight ? "--flight-recorder" : "--overwrite");
 		res = PARSE_ERROR;
 	}
+	if (res == PARSE_OK && cli_record_trigger_check(o->trigger, o->trigger_user, o->flight,
+							 o->kernel))
+		res = PARSE_ERROR;
+	if (res == PARSE_OK && o->trigger && !o->trigger_user)
+		o->kernel_trigger = o->trigger;
 	/* -e narrowed the events: --functions still needs its own. */
 	for (i = 0; res == PARSE_OK && o->functions && o->sel.nr &&
 		    cli_functions_patterns[i]; i++) {
@@ -515,6 +559,8 @@ static void record_opts_release(struct record_opts *o)
 	free(o->output);
 	free(o->kernel_list);
 	cli_functions_release(&o->func);
+	free(o->trigger);
+	free(o->trigger_holdoff);
 	cli_relay_release(&o->relay);
 	free(o->context);
 }
@@ -533,26 +579,25 @@ static const char *output_dir(const struct record_opts *o)
 }
 
 /*
- * Create the output directory if needed and check that we can write in
- * it, before anything runs.  *abs gets its absolute path, which is what
- * CMD sees, so that a CMD changing directory still writes there.
+ * Open the output directory (cli/outdir.h: created if needed, by a walk
+ * that follows no link and accepts no other user's directory in a
+ * world-writable one; the default is this user's own folder), and check
+ * that we can write in it, before anything runs.  `out` gets it; its
+ * physical path is what CMD sees, so that a CMD changing directory still
+ * writes there, and what CMD's consumers walk again.
  */
-static int prepare_output(const char *dir, char **abs)
+static int prepare_output(const char *dir, struct ust_safe_dir *out)
 {
+	char note[PATH_MAX + 256], err[2 * PATH_MAX];
 	int ret;
 
-	ret = cli_outdir_prepare(dir, !strcmp(dir, UST_DEFAULT_OUTPUT));
+	ret = cli_outdir_prepare(dir, out, note, sizeof(note), err, sizeof(err));
 	if (ret) {
-		cli_error("cannot write to output directory '%s': %s", dir,
-			  strerror(-ret));
+		cli_error("cannot write to output directory '%s': %s", dir, err);
 		return -1;
 	}
-	*abs = realpath(dir, NULL);
-	if (!*abs) {
-		cli_error("cannot resolve output directory '%s': %s", dir,
-			  strerror(errno));
-		return -1;
-	}
+	if (note[0])
+		cli_error("%s", note);
 	return 0;
 }
 
@@ -637,7 +682,10 @@ static int set_environment(const struct record_opts *o, const char *outdir,
 	    (o->read_timer_us &&
 	     setenv_u64(UST_ENV_READ_TIMER, o->read_timer_us)) ||
 	    (o->context && setenv(UST_ENV_CONTEXT, o->context, 1)) ||
-	    (buffer_kind(o) && setenv(UST_ENV_BUFFERS, buffer_kind(o), 1))) {
+	    (buffer_kind(o) && setenv(UST_ENV_BUFFERS, buffer_kind(o), 1)) ||
+	    (o->trigger_user && setenv(UST_ENV_TRIGGER, o->trigger, 1)) ||
+	    (o->trigger_user && o->trigger_holdoff &&
+	     setenv(UST_ENV_TRIGGER_HOLDOFF, o->trigger_holdoff, 1))) {
 		cli_error("cannot set the environment: %s", strerror(errno));
 		return -1;
 	}
@@ -660,32 +708,51 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-/* Read and print what the consumers reported. */
-static void report(const struct record_opts *o, const char *sumdir,
-		   bool running)
+/*
+ * Read and print what the consumers reported.  Returns whether tracing
+ * failed somewhere (a consumer could not start, or not write all).
+ */
+static bool report(const struct record_opts *o, const char *sumdir,
+		   const struct cli_rescue *rescue, bool running)
 {
 	struct ust_summary sum;
+	bool failed;
 	int ret;
 
 	ret = cli_summary_read(sumdir, &sum);
 	if (ret)
 		cli_error("cannot read the trace summaries in '%s': %s",
 			  sumdir, strerror(-ret));
+	cli_rescue_report(rescue, &sum);
 	cli_summary_print(&sum, stderr, base_name(o->cmd[0]), running,
 			  !o->overwrite);
+	failed = ret || cli_summary_failed(&sum);
 	cli_summary_release(&sum);
+	return failed;
+}
+
+/* CMD runs: the kernel bridge follows its process tree. */
+static void kernel_spawned(pid_t cmd, void *arg)
+{
+	cli_kernel_root(arg, cmd);
 }
 
 static int record_session(const struct record_opts *o)
 {
 	enum cli_kernel_start kernel = UST_KERNEL_UNAVAILABLE;
-	char *outdir = NULL, *sumdir = NULL;
-	pid_t kernel_pid = -1;
+	struct cli_kernel k = { .pid = -1, .fd = -1 };
+	struct cli_supervise_hooks hooks = { .fd = -1 };
+	struct cli_rescue rescue = { .ino = -1 };
+	struct ust_safe_dir out;
+	const char *outdir;
+	char *sumdir = NULL;
 	int ret, status, left, streaming = 0;
+	bool failed;
 
-	if (prepare_output(output_dir(o), &outdir))
+	if (prepare_output(output_dir(o), &out))
 		return UST_EXIT_FAILURE;
-	ret = cli_summary_dir_create(outdir, &sumdir);
+	outdir = out.path;
+	ret = cli_summary_dir_create(&out, &sumdir);
 	if (ret) {
 		cli_error("cannot write to output directory '%s': %s",
 			  outdir, strerror(-ret));
@@ -697,27 +764,46 @@ static int record_session(const struct record_opts *o)
 		ret = UST_EXIT_FAILURE;
 		goto remove_sumdir;
 	}
-	if (o->kernel)
-		kernel = cli_kernel_start(outdir, o->kernel_list, &kernel_pid);
+	if (o->kernel) {
+		struct cli_kernel_opts ko = { o->kernel_list, !o->kernel_all, o->flight,
+					      o->kernel_trigger, o->trigger_holdoff };
+
+		kernel = cli_kernel_start(outdir, &ko, &k);
+	}
 	if (kernel == UST_KERNEL_BAD_LIST) {
 		ret = UST_EXIT_USAGE;
 		goto remove_sumdir;
 	}
-	ret = cli_supervise(o->cmd, RECORD_CONSUMER_TIMEOUT_S, &status, &left);
+	if (kernel == UST_KERNEL_RUNNING && !o->kernel_all) {
+		hooks.spawned = kernel_spawned;
+		hooks.spawned_arg = &k;
+	}
+	/* Without inotify, dead consumers are only reported, not replaced. */
+	if (cli_rescue_init(&rescue, sumdir, outdir) == 0)
+		cli_rescue_hooks(&rescue, &hooks);
+	ret = cli_supervise(o->cmd, RECORD_CONSUMER_TIMEOUT_S, &hooks, &status, &left);
 	if (kernel == UST_KERNEL_RUNNING)
-		cli_kernel_stop(kernel_pid);
+		cli_kernel_stop(&k);
 	if (ret) {
 		cli_error("cannot run '%s': %s", o->cmd[0], strerror(-ret));
 		ret = ret == -ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC;
 		goto remove_sumdir;
 	}
-	report(o, sumdir, left > 0);
+	/* Consumers not our children (yet) are waited for by their summary. */
+	if (!left && (left = cli_rescue_wait_begun(&rescue, RECORD_CONSUMER_TIMEOUT_S)))
+		cli_error("gave up waiting for %d consumer%s after %d s; traces may be incomplete",
+			  left, left == 1 ? "" : "s", RECORD_CONSUMER_TIMEOUT_S);
+	failed = report(o, sumdir, &rescue, left > 0);
 	ret = exit_status_of(status);
+	/* CMD's status, unless it succeeded and its tracing failed. */
+	if (!ret && (failed || left > 0))
+		ret = UST_EXIT_FAILURE;
 remove_sumdir:
+	cli_rescue_release(&rescue);
 	cli_summary_dir_remove(sumdir);
 	free(sumdir);
 out:
-	free(outdir);
+	ust__safe_dir_close(&out);
 	return ret;
 }
 

@@ -12,7 +12,8 @@
 #include <string.h>
 
 #include "cli.h"
-#include "analysis/pass.h"
+#include "report-kernel.h"
+#include "analysis/kmodel.h"
 
 /* The sections, in the order they print. */
 static const struct analysis *const sections[] = {
@@ -21,6 +22,12 @@ static const struct analysis *const sections[] = {
 	&analysis_threads,
 	&analysis_cpu,
 	&analysis_syscalls,
+	&analysis_io,
+	&analysis_net,
+	&analysis_block,
+	&analysis_sched,
+	&analysis_irq,
+	&analysis_memory,
 	&analysis_functions,
 };
 
@@ -34,7 +41,7 @@ enum report_opt {
 	OPT_HELP,
 };
 
-static struct poptOption report_options[NR_SECTIONS + 5];
+static struct poptOption report_options[NR_SECTIONS + REPORT_KERNEL_NR_OPTIONS + 5];
 
 static void build_options(void)
 {
@@ -51,6 +58,8 @@ static void build_options(void)
 	report_options[n++] = (struct poptOption){ "interval", '\0', POPT_ARG_STRING,
 		NULL, OPT_INTERVAL, "CPU usage over time: interval length in seconds "
 		"(default: a tenth of the trace)", "SEC" };
+	cli_report_kernel_options(&report_options[n]);
+	n += REPORT_KERNEL_NR_OPTIONS;
 	report_options[n++] = (struct poptOption){ "clock-gmt", '\0', POPT_ARG_NONE,
 		NULL, OPT_GMT, "print times in UTC instead of local time", NULL };
 	report_options[n++] = (struct poptOption){ "help", 'h', POPT_ARG_NONE,
@@ -77,7 +86,7 @@ static void print_summary(const struct report_ctx *c, FILE *out)
 	if (c->first_ns != INT64_MAX)
 		fprintf(out, "  from [%s] to [%s]: %s s\n", report_time(c, c->first_ns, b1),
 			report_time(c, c->last_ns, b2),
-			report_secs(c->last_ns - c->first_ns, b3));
+			report_secs(report_span(c), b3));
 	for (i = 0; i < rd_reader_nr_traces(r); i++) {
 		const struct rd_trace *t = rd_reader_trace(r, i);
 		const struct rd_env *d = rd_metadata_env(rd_trace_metadata(t), "domain");
@@ -120,6 +129,8 @@ static int report_option(struct pass *p, bool *on, int rc, const char *arg)
 		bad = parse_seconds(arg, &p->c.interval_ns);
 	else if (rc == OPT_GMT)
 		p->c.gmt = true;
+	else if (rc >= OPT_KTHREAD)
+		return cli_report_kernel_option(p, rc, arg) ? -1 : 0;
 	else
 		on[rc - OPT_SECTION] = true;
 	if (bad)
@@ -150,8 +161,9 @@ static int report_parse(int argc, const char **argv, struct pass *p,
 		}
 		if (bad)
 			return -1;
-		picked |= rc < OPT_TOP;
+		picked |= rc < OPT_TOP || rc == OPT_KTHREAD;
 	}
+	picked |= p->c.between[0] != NULL;
 	if (rc < -1) {
 		cli_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(rc));
 		return -1;
@@ -161,6 +173,8 @@ static int report_parse(int argc, const char **argv, struct pass *p,
 		if (on[i] || (!picked && sections[i]->by_default))
 			p->list[p->nr++] = sections[i];
 	}
+	if (cli_report_kernel_list(p))
+		return -1;
 	*dirs = poptGetArgs(ctx);
 	if (!*dirs || !**dirs) {
 		cli_error("no trace directory given (see 'ust report --help')");
@@ -169,17 +183,25 @@ static int report_parse(int argc, const char **argv, struct pass *p,
 	return 0;
 }
 
-static int report_run(int argc, const char **argv)
+static int report_run(int argc, const char **argv_in)
 {
-	struct pass p = { .c = { .top = 10, .out = stdout } };
-	const char **dirs;
+	struct pass p = { .c = { .top = 10, .out = stdout, .thread_tid = -1 } };
+	const char **dirs, **argv;
 	poptContext ctx;
 	size_t n = 0;
 	int ret;
 
+	/* --between takes two words: out of a copy (argv_in is popt's). */
+	argv = report_zalloc(((size_t)argc + 1) * sizeof(*argv));
+	memcpy(argv, argv_in, (size_t)argc * sizeof(*argv));
+	if (cli_report_between(&argc, argv, &p)) {
+		free(argv);
+		return UST_EXIT_USAGE;
+	}
 	ret = report_parse(argc, argv, &p, &dirs, &ctx);
 	if (ret) {
 		poptFreeContext(ctx);
+		free(argv);
 		return ret > 0 ? 0 : UST_EXIT_USAGE;
 	}
 	while (dirs[n])
@@ -187,13 +209,15 @@ static int report_run(int argc, const char **argv)
 	if (pass_open(&p, dirs, n)) {
 		cli_error("%s", p.error);
 		poptFreeContext(ctx);
+		free(argv);
 		return UST_EXIT_FAILURE;
 	}
 	ret = pass_run(&p);
 	if (ret) {
 		cli_error("%s", p.error);
 	} else {
-		print_summary(&p.c, stdout);
+		if (!p.c.csv)
+			print_summary(&p.c, stdout);
 		pass_print(&p);
 		if (fflush(stdout)) {
 			cli_error("write error on standard output");
@@ -202,12 +226,14 @@ static int report_run(int argc, const char **argv)
 	}
 	pass_close(&p);
 	poptFreeContext(ctx);
+	free(argv);
 	return ret < 0 ? UST_EXIT_FAILURE : 0;
 }
 
 const struct cli_command cli_report_command = {
 	.name = "report",
-	.summary = "event counts, losses, threads, CPU usage, syscall latency, functions",
+	.summary = "event counts, losses, threads, CPU, syscalls, I/O, network, block, "
+		   "scheduling, IRQs, memory, functions",
 	.run = report_run,
 	.help = report_help,
 };

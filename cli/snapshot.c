@@ -22,7 +22,7 @@
 #include "cli.h"
 #include "common/clock.h"
 #include "abi/flight.h"
-#include "common/fs.h"
+#include "common/safepath.h"
 #include "common/parse.h"
 #include "shm/map.h"
 
@@ -102,53 +102,42 @@ static int request_claim(struct ust_flight *f, uint64_t deadline)
 
 /*
  * Wait for the consumer to count our request done.  On timeout, take the
- * request back if it is still pending, so the process is not left frozen.
+ * request back if the consumer has not begun it, so the process is not
+ * left frozen (-ETIMEDOUT); once it is being served, it is the
+ * consumer's to finish (-EINPROGRESS).
  */
 static int request_wait(struct ust_flight *f, uint32_t done, uint64_t deadline)
 {
-	uint32_t pending = UST_FLIGHT_PENDING;
-
 	/* I10, acquire: pairs with the consumer's release of `done` after the result. */
 	while (__atomic_load_n(&f->done, __ATOMIC_ACQUIRE) == done) {
-		if (past(deadline)) {
-			/*
-			 * I10, acq-rel, partner: the consumer's acquire load of
-			 * PENDING (consumer/snapshot.c, flight_poll()).  The
-			 * state has no "being served" value, so this also
-			 * succeeds against a consumer that is still copying:
-			 * the writers may then lap it (its copies detect that
-			 * and are dropped), and its final store of IDLE could
-			 * land on a newer claim.  Only after --timeout (10 s).
-			 */
-			if (__atomic_compare_exchange_n(&f->state, &pending, UST_FLIGHT_IDLE,
-							0, __ATOMIC_ACQ_REL,
-							__ATOMIC_RELAXED))
-				__atomic_store_n(&f->frozen, 0, __ATOMIC_RELEASE);
-			return -ETIMEDOUT;
-		}
+		if (past(deadline))
+			return ust__flight_take_back(f) ? -ETIMEDOUT : -EINPROGRESS;
 		sleep_poll();
 	}
 	return 0;
 }
 
-/* `-o DIR`, created if needed, as an absolute path the consumer can use. */
+/*
+ * `-o DIR`, created if needed, opened by the walk of common/safepath.h
+ * (the consumer walks it again), as the physical path the consumer gets.
+ */
 static int output_resolve(const char *dir, char *abs)
 {
-	bool created;
-	int ret = ust__mkdir_p(dir, &created);
+	char note[PATH_MAX + 256], err[2 * PATH_MAX];
+	struct ust_safe_dir d;
 
-	if (ret) {
-		cli_error("cannot create '%s': %s", dir, strerror(-ret));
+	if (ust__output_open(dir, &d, note, sizeof(note), err, sizeof(err))) {
+		cli_error("cannot use output directory '%s': %s", dir, err);
 		return -1;
 	}
-	if (!realpath(dir, abs)) {
-		cli_error("'%s': %s", dir, strerror(errno));
+	if (note[0])
+		cli_error("%s", note);
+	ust__safe_dir_close(&d);
+	if (strlen(d.path) >= UST_FLIGHT_PATH_MAX - 64) {
+		cli_error("'%s': path too long for a snapshot request", d.path);
 		return -1;
 	}
-	if (strlen(abs) >= UST_FLIGHT_PATH_MAX - 64) {
-		cli_error("'%s': path too long for a snapshot request", abs);
-		return -1;
-	}
+	memcpy(abs, d.path, strlen(d.path) + 1);
 	return 0;
 }
 
@@ -160,6 +149,7 @@ static int snapshot_request(const struct shm_map *m, pid_t pid,
 	uint64_t deadline = deadline_after(o->timeout);
 	char path[UST_FLIGHT_PATH_MAX];
 	uint32_t done;
+	int ret;
 
 	if (m->chan[0].mode != UST_MODE_FLIGHT) {
 		cli_error("process %d does not trace in flight-recorder mode (start it "
@@ -174,7 +164,13 @@ static int snapshot_request(const struct shm_map *m, pid_t pid,
 	}
 	done = ust__flight_publish(f, ust__clock_read(m->clock_kind),
 				  o->reason ? o->reason : "manual", out_dir);
-	if (request_wait(f, done, deadline)) {
+	ret = request_wait(f, done, deadline);
+	if (ret == -EINPROGRESS) {
+		cli_error("process %d: the snapshot is still being written after %d s; "
+			  "not waiting for it", (int)pid, o->timeout);
+		return UST_EXIT_FAILURE;
+	}
+	if (ret) {
 		cli_error("process %d: no snapshot after %d s (is its ust-consumerd "
 			  "still running?)", (int)pid, o->timeout);
 		return UST_EXIT_FAILURE;

@@ -53,27 +53,29 @@ void cli_summary_dir_remove(const char *path)
  * Reuse only a real directory that we own: in a shared, sticky output
  * directory, anything else may be another user's trap.
  */
-static int reclaim_stale(const char *path)
+static int reclaim_stale(const struct ust_safe_dir *out, const char *name,
+			 const char *path)
 {
 	struct stat st;
 
-	if (lstat(path, &st))
+	if (fstatat(out->fd, name, &st, AT_SYMLINK_NOFOLLOW))
 		return -errno;
 	if (!S_ISDIR(st.st_mode) || st.st_uid != geteuid())
 		return -EEXIST;
 	cli_summary_dir_remove(path);
-	return mkdir(path, 0700) ? -errno : 0;
+	return mkdirat(out->fd, name, 0700) ? -errno : 0;
 }
 
-int cli_summary_dir_create(const char *outdir, char **path)
+int cli_summary_dir_create(const struct ust_safe_dir *out, char **path)
 {
-	char *p;
+	char name[32], *p;
 	int ret = 0;
 
-	if (asprintf(&p, "%s/.ust-record-%ld", outdir, (long)getpid()) < 0)
+	snprintf(name, sizeof(name), ".ust-record-%ld", (long)getpid());
+	if (asprintf(&p, "%s%s%s", out->path, strcmp(out->path, "/") ? "/" : "", name) < 0)
 		return -ENOMEM;
-	if (mkdir(p, 0700))
-		ret = errno == EEXIST ? reclaim_stale(p) : -errno;
+	if (mkdirat(out->fd, name, 0700))
+		ret = errno == EEXIST ? reclaim_stale(out, name, p) : -errno;
 	if (ret) {
 		free(p);
 		return ret;
@@ -83,7 +85,7 @@ int cli_summary_dir_create(const char *outdir, char **path)
 }
 
 /* Append `msg` to the trace's error text, "; " between messages. */
-static int add_error(struct cli_trace_summary *t, const char *msg)
+int cli_summary_add_error(struct cli_trace_summary *t, const char *msg)
 {
 	char *joined;
 
@@ -98,12 +100,12 @@ static int add_error(struct cli_trace_summary *t, const char *msg)
 	return 0;
 }
 
-/* Append snapshot `path` to a list of lines. */
-static int add_snapshot(char **list, const char *path)
+/* Append `line` to the "\n"-terminated lines of `*list`. */
+static int add_line(char **list, const char *line)
 {
 	char *joined;
 
-	if (asprintf(&joined, "%s%s\n", *list ? *list : "", path) < 0)
+	if (asprintf(&joined, "%s%s\n", *list ? *list : "", line) < 0)
 		return -ENOMEM;
 	free(*list);
 	*list = joined;
@@ -118,32 +120,41 @@ static int add_not_recorded(struct cli_trace_summary *t, const char *key,
 			    char *value)
 {
 	bool rate = !strcmp(key, UST_SUMMARY_KEY_RATE_LIMITED);
-	char *name = strchr(value, ' '), *joined;
+	char *name = strchr(value, ' '), *line;
 	uint64_t n;
+	int ret;
 
 	if (!name || !name[1])
-		return add_error(t, "malformed summary line");
+		return cli_summary_add_error(t, "malformed summary line");
 	*name++ = '\0';
 	if (ust__parse_u64(value, &n))
-		return add_error(t, "malformed summary line");
+		return cli_summary_add_error(t, "malformed summary line");
 	*(rate ? &t->rate_limited : &t->no_program) += n;
-	if (asprintf(&joined, "%s%" PRIu64 " event%s of %s %s\n",
-		     t->not_recorded ? t->not_recorded : "", n, n == 1 ? "" : "s",
+	if (asprintf(&line, "%" PRIu64 " event%s of %s %s", n, n == 1 ? "" : "s",
 		     name, rate ? "over its rate limit" :
 		     "under a filter with no program for its fields") < 0)
 		return -ENOMEM;
-	free(t->not_recorded);
-	t->not_recorded = joined;
-	return 0;
+	ret = add_line(&t->not_recorded, line);
+	free(line);
+	return ret;
+}
+
+int cli_summary_add_note(struct cli_trace_summary *t, const char *msg)
+{
+	return add_line(&t->notes, msg);
 }
 
 /* The counter that `key` names, or NULL. */
 static uint64_t *counter_of(struct cli_trace_summary *t, const char *key)
 {
+	if (!strcmp(key, UST_SUMMARY_KEY_PID))
+		return &t->pid;
 	if (!strcmp(key, UST_SUMMARY_KEY_EVENTS))
 		return &t->events;
 	if (!strcmp(key, UST_SUMMARY_KEY_LOST))
 		return &t->lost;
+	if (!strcmp(key, UST_SUMMARY_KEY_UNWRITTEN))
+		return &t->unwritten;
 	if (!strcmp(key, UST_SUMMARY_KEY_PACKETS))
 		return &t->packets;
 	if (!strcmp(key, UST_SUMMARY_KEY_PACKETS_DROPPED))
@@ -190,17 +201,21 @@ static int parse_line(struct cli_trace_summary *t, char *line)
 
 	value = strchr(line, '=');
 	if (!value)
-		return *line ? add_error(t, "malformed summary line") : 0;
+		return *line ? cli_summary_add_error(t, "malformed summary line") : 0;
 	*value++ = '\0';
 	if (!strcmp(line, UST_SUMMARY_KEY_ERROR))
-		return add_error(t, value);
+		return cli_summary_add_error(t, value);
+	if (!strcmp(line, UST_SUMMARY_KEY_END)) {
+		t->complete = !strcmp(value, "1");
+		return 0;
+	}
 	if (!strcmp(line, UST_SUMMARY_KEY_SNAPSHOT))
-		return add_snapshot(&t->snapshots, value);
+		return add_line(&t->snapshots, value);
 	if (!strcmp(line, UST_SUMMARY_KEY_RATE_LIMITED) ||
 	    !strcmp(line, UST_SUMMARY_KEY_NO_PROGRAM))
 		return add_not_recorded(t, line, value);
 	if (!strcmp(line, UST_SUMMARY_KEY_RELAY_SNAPSHOT))
-		return add_snapshot(&t->relay_snapshots, value);
+		return add_line(&t->relay_snapshots, value);
 	text = text_of(t, line);
 	if (text) {
 		free(*text);
@@ -212,9 +227,39 @@ static int parse_line(struct cli_trace_summary *t, char *line)
 		return 0;
 	if (asprintf(&msg, "malformed summary value '%s=%s'", line, value) < 0)
 		return -ENOMEM;
-	ret = add_error(t, msg);
+	ret = cli_summary_add_error(t, msg);
 	free(msg);
 	return ret;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t len = strlen(s), slen = strlen(suffix);
+
+	return len > slen && !strcmp(s + len - slen, suffix);
+}
+
+/* "x.summary", not hidden: a consumer's finished summary. */
+static bool is_summary_name(const char *name)
+{
+	return name[0] != '.' && ends_with(name, UST_SUMMARY_SUFFIX);
+}
+
+/* ".<consumer pid>.summary.tmp": one a consumer began; 0 if not. */
+static uint64_t begun_summary_consumer(const char *name)
+{
+	uint64_t pid;
+	char *copy;
+	int ret;
+
+	if (name[0] != '.' || !ends_with(name, UST_SUMMARY_SUFFIX ".tmp"))
+		return 0;
+	copy = strndup(name + 1, strlen(name) - 1 - strlen(UST_SUMMARY_SUFFIX ".tmp"));
+	if (!copy)
+		return 0;
+	ret = ust__parse_u64(copy, &pid);
+	free(copy);
+	return ret ? 0 : pid;
 }
 
 /* Read one summary file, `name` in the directory `dfd`. */
@@ -241,21 +286,12 @@ static int read_file(int dfd, const char *name, struct cli_trace_summary *t)
 	}
 	free(line);
 	fclose(f);
-	if (!ret && !t->dir) {
+	if (!ret && !t->dir && is_summary_name(name)) {
 		t->dir = strndup(name, strlen(name) - strlen(UST_SUMMARY_SUFFIX));
 		if (!t->dir)
 			ret = -ENOMEM;
 	}
 	return ret;
-}
-
-/* "x.summary", not hidden (consumers write hidden files, then rename). */
-static bool is_summary_name(const char *name)
-{
-	size_t len = strlen(name), slen = strlen(UST_SUMMARY_SUFFIX);
-
-	return name[0] != '.' && len > slen &&
-	       !strcmp(name + len - slen, UST_SUMMARY_SUFFIX);
 }
 
 static int add_trace(struct ust_summary *sum, int dfd, const char *name)
@@ -291,15 +327,25 @@ int cli_summary_read(const char *path, struct ust_summary *sum)
 {
 	struct dirent *de;
 	DIR *d;
-	int ret = 0;
+	int fd, ret = 0;
 
 	memset(sum, 0, sizeof(*sum));
-	d = opendir(path);
-	if (!d)
-		return errno == ENOENT ? 0 : -errno;
+	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	d = fd < 0 ? NULL : fdopendir(fd);
+	if (!d) {
+		ret = errno == ENOENT ? 0 : -errno;
+		if (fd >= 0)
+			close(fd);
+		return ret;
+	}
 	while (!ret && (de = readdir(d))) {
-		if (is_summary_name(de->d_name))
-			ret = add_trace(sum, dirfd(d), de->d_name);
+		uint64_t consumer = begun_summary_consumer(de->d_name);
+
+		if (!is_summary_name(de->d_name) && !consumer)
+			continue;
+		ret = add_trace(sum, dirfd(d), de->d_name);
+		if (!ret && consumer && !sum->traces[sum->nr - 1].complete)
+			sum->traces[sum->nr - 1].consumer = consumer;
 	}
 	closedir(d);
 	if (sum->nr)
@@ -315,6 +361,7 @@ void cli_summary_release(struct ust_summary *sum)
 		free(sum->traces[i].dir);
 		free(sum->traces[i].error);
 		free(sum->traces[i].snapshots);
+		free(sum->traces[i].notes);
 		free(sum->traces[i].not_recorded);
 		free(sum->traces[i].relay);
 		free(sum->traces[i].relay_path);
@@ -349,30 +396,45 @@ static void format_bytes(uint64_t bytes, char *buf, size_t len)
 	snprintf(buf, len, "%.1f %s", v, units[i]);
 }
 
-/* *lost_total: the records the buffers lost (the hint is about them). */
-static void print_totals(const struct ust_summary *sum, FILE *out,
-			 uint64_t *lost_total)
+/* A consumer that could make no trace: no directory, no place on a relay. */
+static bool no_trace(const struct cli_trace_summary *t)
 {
-	uint64_t events = 0, lost = 0, bytes = 0, dropped = 0, buffers = 0;
-	char size[32];
-	size_t i;
+	return !trace_place(t)[0];
+}
 
+/*
+ * The totals line; *full gets the records the buffers lost (the hint is
+ * about them): neither those of packets that could not be written nor
+ * those of a packet a relay failure cut.
+ */
+static void print_totals(const struct ust_summary *sum, FILE *out,
+			 uint64_t *full)
+{
+	uint64_t events = 0, lost = 0, bytes = 0, dropped = 0;
+	size_t i, nr = 0;
+	char size[32];
+
+	*full = 0;
 	for (i = 0; i < sum->nr; i++) {
-		events += sum->traces[i].events;
-		lost += sum->traces[i].lost + sum->traces[i].relay_cut;
-		buffers += sum->traces[i].lost;
-		bytes += sum->traces[i].bytes;
-		dropped += sum->traces[i].packets_dropped;
+		const struct cli_trace_summary *t = &sum->traces[i];
+
+		if (no_trace(t))
+			continue;
+		nr++;
+		events += t->events;
+		lost += t->lost + t->relay_cut;
+		*full += t->lost > t->unwritten ? t->lost - t->unwritten : 0;
+		bytes += t->bytes;
+		dropped += t->packets_dropped;
 	}
 	format_bytes(bytes, size, sizeof(size));
 	fprintf(out, "%s: %zu trace%s, %" PRIu64 " event%s written, %" PRIu64
-		" lost, %s", cli_prog, sum->nr, plural(sum->nr), events,
+		" lost, %s", cli_prog, nr, plural(nr), events,
 		plural(events), lost, size);
 	if (dropped)
 		fprintf(out, ", %" PRIu64 " packet%s dropped", dropped,
 			plural(dropped));
 	fputc('\n', out);
-	*lost_total = buffers;
 }
 
 /*
@@ -413,23 +475,37 @@ static void print_filtered(const struct cli_trace_summary *t, FILE *out)
 	fputc('\n', out);
 }
 
-static void print_trace(const struct cli_trace_summary *t, FILE *out)
+/* "  PLACE  (N events, M lost...)", or "(not counted)" when unknown here. */
+static void print_trace_line(const struct cli_trace_summary *t, FILE *out)
 {
 	uint64_t lost = t->lost + t->relay_cut;
-	bool streamed = t->relay && !t->relay_error;
+	bool streamed = t->relay && (!t->relay_error || t->uncounted);
+
+	fprintf(out, "%s:   %s  (", cli_prog, trace_place(t));
+	if (t->uncounted) {
+		fputs("not counted", out);
+	} else {
+		fprintf(out, "%" PRIu64 " event%s, %" PRIu64 " lost", t->events,
+			plural(t->events), lost);
+		if (t->unwritten)
+			fprintf(out, ", of which %" PRIu64 " not written", t->unwritten);
+		if (t->packets_dropped)
+			fprintf(out, ", %" PRIu64 " packet%s dropped",
+				t->packets_dropped, plural(t->packets_dropped));
+		if (t->rate_limited)
+			fprintf(out, ", %" PRIu64 " rate-limited", t->rate_limited);
+		if (t->no_program)
+			fprintf(out, ", %" PRIu64 " with no filter program", t->no_program);
+	}
+	fprintf(out, ")%s%s\n", streamed ? " on " : "", streamed ? t->relay : "");
+}
+
+static void print_trace(const struct cli_trace_summary *t, FILE *out)
+{
 	const char *p, *nl;
 
-	fprintf(out, "%s:   %s  (%" PRIu64 " event%s, %" PRIu64 " lost",
-		cli_prog, trace_place(t), t->events, plural(t->events), lost);
-	if (t->packets_dropped)
-		fprintf(out, ", %" PRIu64 " packet%s dropped",
-			t->packets_dropped, plural(t->packets_dropped));
-	if (t->rate_limited)
-		fprintf(out, ", %" PRIu64 " rate-limited", t->rate_limited);
-	if (t->no_program)
-		fprintf(out, ", %" PRIu64 " with no filter program", t->no_program);
-	fprintf(out, ")%s%s\n", streamed ? " on " : "", streamed ? t->relay : "");
-	if (t->relay)
+	print_trace_line(t, out);
+	if (t->relay && !t->uncounted)
 		print_relay(t, out);
 	for (p = t->snapshots; p && (nl = strchr(p, '\n')); p = nl + 1)
 		fprintf(out, "%s:     snapshot %.*s\n", cli_prog, (int)(nl - p), p);
@@ -438,15 +514,45 @@ static void print_trace(const struct cli_trace_summary *t, FILE *out)
 	for (p = t->not_recorded; p && (nl = strchr(p, '\n')); p = nl + 1)
 		fprintf(out, "%s:     not recorded: %.*s\n", cli_prog,
 			(int)(nl - p), p);
+	for (p = t->notes; p && (nl = strchr(p, '\n')); p = nl + 1)
+		fprintf(out, "%s:     %.*s\n", cli_prog, (int)(nl - p), p);
 	print_filtered(t, out);
+}
+
+/* "error: PLACE: message", or "error: process PID: message" without a trace. */
+static void print_error(const struct cli_trace_summary *t, FILE *out)
+{
+	if (!no_trace(t))
+		fprintf(out, "%s: error: %s: %s\n", cli_prog, trace_place(t), t->error);
+	else if (t->pid)
+		fprintf(out, "%s: error: process %" PRIu64 ": %s\n", cli_prog, t->pid,
+			t->error ? t->error : "no trace directory");
+	else
+		fprintf(out, "%s: error: %s\n", cli_prog,
+			t->error ? t->error : "a consumer wrote no trace directory");
+}
+
+bool cli_summary_failed(const struct ust_summary *sum)
+{
+	size_t i;
+
+	for (i = 0; i < sum->nr; i++) {
+		const struct cli_trace_summary *t = &sum->traces[i];
+
+		if (t->error || no_trace(t) || (t->consumer && !t->complete))
+			return true;
+	}
+	return false;
 }
 
 void cli_summary_print(const struct ust_summary *sum, FILE *out,
 		       const char *cmd, bool running, bool lost_hint)
 {
+	size_t i, nr = 0;
 	uint64_t lost;
-	size_t i;
 
+	for (i = 0; i < sum->nr; i++)
+		nr += !no_trace(&sum->traces[i]);
 	if (!sum->nr && running)
 		return;
 	if (!sum->nr) {
@@ -454,13 +560,17 @@ void cli_summary_print(const struct ust_summary *sum, FILE *out,
 			cli_prog, cmd);
 		return;
 	}
-	print_totals(sum, out, &lost);
-	for (i = 0; i < sum->nr; i++)
-		print_trace(&sum->traces[i], out);
+	if (nr)
+		print_totals(sum, out, &lost);
+	else
+		lost = 0;
 	for (i = 0; i < sum->nr; i++) {
-		if (sum->traces[i].error)
-			fprintf(out, "%s: error: %s: %s\n", cli_prog,
-				trace_place(&sum->traces[i]), sum->traces[i].error);
+		if (!no_trace(&sum->traces[i]))
+			print_trace(&sum->traces[i], out);
+	}
+	for (i = 0; i < sum->nr; i++) {
+		if (sum->traces[i].error || no_trace(&sum->traces[i]))
+			print_error(&sum->traces[i], out);
 	}
 	if (lost && lost_hint)
 		fprintf(out, "%s: %" PRIu64 " event%s lost: the buffers filled up; "

@@ -9,7 +9,8 @@
  * writes one `<name>.summary` file there when it finishes a trace (under a
  * hidden name first, then renamed), with `key=value` lines:
  *
- *	dir=/tmp/ltt-usertrace/app-1234-20261121-061500
+ *	pid=1234		the traced process
+ *	dir=/tmp/ltt-usertrace/0/app-1234-20261121-061500
  *	events=1000000		records written to disk
  *	lost=0			records refused or overwritten
  *	packets=97		packets written
@@ -26,7 +27,9 @@
  *				abi/consumerd.h; dir= is then where the trace
  *				went on when the relay failed, else empty
  *
- * Unknown keys are ignored, so consumers may add some.
+ * Unknown keys are ignored, so consumers may add some.  A consumer also
+ * begins its summary at start, hidden (`.<consumer pid>.summary.tmp`):
+ * one that never completed it ("end=1") did not finish its trace.
  */
 #ifndef UST_CLI_SUMMARY_H
 #define UST_CLI_SUMMARY_H
@@ -36,17 +39,25 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/safepath.h"
+
 #define UST_SUMMARY_SUFFIX	".summary"
 
 struct cli_trace_summary {
-	char *dir;		/* trace directory; the file name if not given */
+	uint64_t pid;		/* the traced process, 0 when not said */
+	char *dir;		/* trace directory; "" when it could not be made */
 	uint64_t events;	/* records written */
-	uint64_t lost;		/* records lost */
+	uint64_t lost;		/* records lost, unwritten ones included */
+	uint64_t unwritten;	/* records of packets that could not be written */
 	uint64_t packets;	/* packets written */
 	uint64_t packets_dropped; /* packets skipped */
 	uint64_t bytes;		/* bytes written */
 	char *error;		/* "; "-joined error lines, NULL when none */
 	char *snapshots;	/* "\n"-terminated snapshot paths, NULL when none */
+	bool complete;		/* it said "end=1" */
+	uint64_t consumer;	/* an unfinished one: the consumer's pid */
+	char *notes;		/* "\n"-terminated lines about it, NULL when none */
+	bool uncounted;		/* what it holds is not known here (rescue.c) */
 	uint64_t rate_limited;	/* records over rate limits, all events */
 	uint64_t no_program;	/* records a filter had no program for */
 	uint64_t filtered[3];	/* function events kept out: time, depth, func */
@@ -69,18 +80,22 @@ struct ust_summary {
 };
 
 /*
- * Create `outdir`/.ust-record-<pid> with mode 0700 (a stale one of ours
- * from an earlier process with the same pid is emptied and reused).  On
- * success *path is its malloc'd path.  Returns 0 or -errno.
+ * Create .ust-record-<pid> with mode 0700 in the output directory `out`
+ * (a stale one of ours from an earlier process with the same pid is
+ * emptied and reused).  On success *path is its malloc'd path.  Returns
+ * 0 or -errno.
  */
-int cli_summary_dir_create(const char *outdir, char **path);
+int cli_summary_dir_create(const struct ust_safe_dir *out, char **path);
 
 /* Remove the summary directory and every file in it. */
 void cli_summary_dir_remove(const char *path);
 
 /*
- * Read every *.summary file of the directory into `sum` (zeroed first).
- * Returns 0 or -errno; a missing directory reads as no trace.
+ * Read every *.summary file of the directory into `sum` (zeroed first),
+ * and every hidden one a consumer began (`.<pid>.summary.tmp`): complete
+ * (its rename failed), it counts as the others; else it is a trace whose
+ * consumer did not finish (`consumer` is its pid).  Returns 0 or -errno;
+ * a missing directory reads as no trace.
  */
 int cli_summary_read(const char *path, struct ust_summary *sum);
 
@@ -92,6 +107,17 @@ int cli_summary_read(const char *path, struct ust_summary *sum);
  */
 void cli_summary_print(const struct ust_summary *sum, FILE *out,
 		       const char *cmd, bool running, bool lost_hint);
+
+/* Add an error line (it makes the session fail) or a note to a trace. */
+int cli_summary_add_error(struct cli_trace_summary *t, const char *msg);
+int cli_summary_add_note(struct cli_trace_summary *t, const char *msg);
+
+/*
+ * Whether tracing failed somewhere: a consumer that reported an error
+ * (it could not start, or could not write all it had).  `ust record`
+ * then exits non-zero even when CMD succeeded.
+ */
+bool cli_summary_failed(const struct ust_summary *sum);
 
 void cli_summary_release(struct ust_summary *sum);
 

@@ -45,6 +45,7 @@ extern char **environ;
 static const int forwarded_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 
 struct supervisor {
+	const struct cli_supervise_hooks *hooks;
 	int sfd;		/* signalfd for SIGCHLD and forwarded signals */
 	sigset_t old_mask;	/* our mask before blocking; CMD gets it back */
 	pid_t cmd;		/* the traced command */
@@ -122,18 +123,78 @@ static int spawn_cmd(struct supervisor *sv, char *const argv[])
 	return -ret;
 }
 
-/* Reap every child that has exited: CMD, consumers, other orphans. */
+/*
+ * Read /proc/<pid>/stat: "pid (comm) state ppid ...".  comm may hold
+ * blanks and parentheses, so it ends at the last ')'.  Returns whether
+ * comm is ust-consumerd, with the state and ppid; false when unreadable.
+ */
+static bool stat_consumer(long pid, char *state, int *ppid)
+{
+	char path[64], buf[256];
+	const char *open_paren, *close_paren;
+	size_t comm_len = strlen(UST_CONSUMER_COMM);
+	ssize_t len;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	len = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (len <= 0)
+		return false;
+	buf[len] = '\0';
+	open_paren = strchr(buf, '(');
+	close_paren = strrchr(buf, ')');
+	if (!open_paren || !close_paren || close_paren < open_paren)
+		return false;
+	if (sscanf(close_paren + 1, " %c %d", state, ppid) != 2)
+		return false;
+	return (size_t)(close_paren - open_paren - 1) == comm_len &&
+	       !memcmp(open_paren + 1, UST_CONSUMER_COMM, comm_len);
+}
+
+/*
+ * Reap every child that has exited: CMD, consumers, other orphans.  Each
+ * is looked at before it is reaped (a zombie still has its comm), so the
+ * hooks know whether it was a consumer.
+ */
 static void reap_children(struct supervisor *sv)
 {
-	pid_t pid;
-	int st;
+	siginfo_t si;
+	bool consumer;
+	char state;
+	int st, ppid;
 
-	while ((pid = waitpid(-1, &st, WNOHANG)) > 0) {
-		if (pid == sv->cmd) {
+	for (;;) {
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_ALL, 0, &si, WEXITED | WNOHANG | WNOWAIT) || !si.si_pid)
+			return;
+		consumer = stat_consumer(si.si_pid, &state, &ppid);
+		if (waitpid(si.si_pid, &st, 0) != si.si_pid)
+			continue;
+		if (si.si_pid == sv->cmd) {
 			sv->status = st;
 			sv->cmd_done = true;
 		}
+		if (sv->hooks && sv->hooks->child_exited)
+			sv->hooks->child_exited(sv->hooks->arg, si.si_pid, st, consumer);
 	}
+}
+
+/* Wait up to `ms` for a signal or the hooks' fd; handle the latter. */
+static int poll_events(struct supervisor *sv, int ms)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = sv->sfd, .events = POLLIN },
+		{ .fd = sv->hooks ? sv->hooks->fd : -1, .events = POLLIN },
+	};
+	int n = poll(pfd, 2, ms);
+
+	if (n > 0 && (pfd[1].revents & POLLIN) && sv->hooks->fd_ready)
+		sv->hooks->fd_ready(sv->hooks->arg);
+	return n < 0 ? -errno : (pfd[0].revents & POLLIN) != 0;
 }
 
 /*
@@ -176,15 +237,17 @@ static bool drain_signals(struct supervisor *sv)
  */
 static void wait_cmd(struct supervisor *sv)
 {
-	struct pollfd pfd = { .fd = sv->sfd, .events = POLLIN };
+	int n;
 
 	for (;;) {
 		reap_children(sv);
 		if (sv->cmd_done)
 			return;
-		if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
+		n = poll_events(sv, -1);
+		if (n < 0 && n != -EINTR)
 			break;
-		drain_signals(sv);
+		if (n > 0)
+			drain_signals(sv);
 	}
 	while (waitpid(sv->cmd, &sv->status, 0) < 0 && errno == EINTR)
 		;
@@ -192,36 +255,16 @@ static void wait_cmd(struct supervisor *sv)
 }
 
 /*
- * Whether /proc/<pid>/stat describes a live ust-consumerd whose parent
- * is `self`.  The line is "pid (comm) state ppid ..."; comm may hold
- * blanks and parentheses, so it ends at the last ')'.
+ * Whether process `pid` is an ust-consumerd whose parent is `self`: a
+ * zombie too, which the next reap_children() reaps and reports (a
+ * consumer that died is replaced, and its successor waited for).
  */
 static bool is_our_consumer(long pid, pid_t self)
 {
-	char path[64], buf[256], state;
-	const char *open_paren, *close_paren;
-	size_t comm_len = strlen(UST_CONSUMER_COMM);
-	ssize_t len;
-	int fd, ppid;
+	char state;
+	int ppid;
 
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	len = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (len <= 0)
-		return false;
-	buf[len] = '\0';
-	open_paren = strchr(buf, '(');
-	close_paren = strrchr(buf, ')');
-	if (!open_paren || !close_paren || close_paren < open_paren)
-		return false;
-	if (sscanf(close_paren + 1, " %c %d", &state, &ppid) != 2)
-		return false;
-	return ppid == self && state != 'Z' &&
-	       (size_t)(close_paren - open_paren - 1) == comm_len &&
-	       !memcmp(open_paren + 1, UST_CONSUMER_COMM, comm_len);
+	return stat_consumer(pid, &state, &ppid) && ppid == self;
 }
 
 /* Our live ust-consumerd children; -errno when /proc cannot be read. */
@@ -267,7 +310,6 @@ static const char *consumers_word(int n)
  */
 static int wait_consumers(struct supervisor *sv, unsigned int timeout_s)
 {
-	struct pollfd pfd = { .fd = sv->sfd, .events = POLLIN };
 	double start = now_s(), deadline = start + timeout_s;
 	bool noticed = false, interrupted = false;
 	int n;
@@ -287,7 +329,7 @@ static int wait_consumers(struct supervisor *sv, unsigned int timeout_s)
 				  n, consumers_word(n));
 			noticed = true;
 		}
-		if (poll(&pfd, 1, CONSUMER_POLL_MS) > 0 &&
+		if (poll_events(sv, CONSUMER_POLL_MS) > 0 &&
 		    drain_signals(sv) && !interrupted) {
 			interrupted = true;
 			if (deadline > now_s() + CONSUMER_GRACE_S)
@@ -303,8 +345,8 @@ static int wait_consumers(struct supervisor *sv, unsigned int timeout_s)
 	return n;
 }
 
-int cli_supervise(char *const argv[], unsigned int timeout_s, int *status,
-		  int *left)
+int cli_supervise(char *const argv[], unsigned int timeout_s,
+		  const struct cli_supervise_hooks *hooks, int *status, int *left)
 {
 	struct supervisor sv;
 	int ret;
@@ -312,9 +354,12 @@ int cli_supervise(char *const argv[], unsigned int timeout_s, int *status,
 	ret = supervisor_init(&sv);
 	if (ret)
 		return ret;
+	sv.hooks = hooks;
 	ret = spawn_cmd(&sv, argv);
 	if (ret)
 		goto out;
+	if (hooks && hooks->spawned)
+		hooks->spawned(sv.cmd, hooks->spawned_arg);
 	wait_cmd(&sv);
 	*status = sv.status;
 	*left = wait_consumers(&sv, timeout_s);

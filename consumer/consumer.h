@@ -26,6 +26,7 @@
 #include "abi/consumerd.h"
 #include "abi/shm.h"
 #include "common/clock.h"
+#include "common/safepath.h"
 #include "ctf/format.h"
 #include "shm/map.h"
 #include "shm/packet.h"
@@ -59,6 +60,11 @@ struct stream {
 	bool have_last;
 	uint64_t last_ts_end;
 	uint64_t last_discarded;
+	uint64_t last_seq;
+	uint64_t first_ts;		/* timestamp_begin of the first one */
+	uint64_t first_seq;		/* and its packet_seq_num */
+
+	uint64_t unwritten;		/* records of its packets not written */
 
 	uint64_t nr_corrupt;
 };
@@ -76,8 +82,11 @@ struct consumer_stats {
 	uint64_t packets;		/* packets written */
 	uint64_t packets_dropped;	/* overwritten (laps, torn) + corrupt */
 	uint64_t packets_unwritten;	/* valid, but writing had stopped */
+	uint64_t events_unwritten;	/* their records, counted lost */
 	uint64_t bytes;			/* written, metadata included */
 };
+
+struct cd_trigger;
 
 struct consumer {
 	struct shm_map shm;
@@ -109,6 +118,17 @@ struct consumer {
 	 * packet is walked, the writers' counts are not trusted.
 	 */
 	bool distrust;
+	struct cd_trigger *trigger;	/* UST_TRIGGER on a user event, or NULL */
+	int reserve_fd;			/* room kept on the trace's disk (reserve.c) */
+
+	char resume_parent[4096];	/* --resume refused: where a new trace goes */
+	char resume_name[256];		/* --resume: env.trace_name of the trace */
+
+	/* The summary file (summary.c). */
+	int sum_dirfd;			/* the summary directory */
+	int sum_fd;			/* our hidden file in it, -1 when none */
+	int sum_pid;			/* the traced process */
+	char sum_tmp[64];		/* its name */
 };
 
 /* output.c: where the trace goes (a directory, or the relay: relay.c) */
@@ -129,21 +149,22 @@ int cd_output_open_file(struct consumer *c, const char *name);
 void cd_output_stop(struct consumer *c, const char *name, int err);
 int cd_output_append(struct consumer *c, int fd, uint64_t *size,
 		  const void *buf, size_t len, const char *name);
-int cd_summary_write(const struct consumer *c, int dirfd, int pid);
 /* The summary lines of records gates stopped (abi/consumerd.h), malloc'ed. */
 char *cd_not_recorded_lines(const struct consumer *c);
 /* The same lines in the trace directory, when there are any. */
 void cd_not_recorded_write(const struct consumer *c);
-int cd_output_open_parent(const char *dir, char *err, size_t errlen);
+int cd_output_open_parent(const char *dir, struct ust_safe_dir *d,
+			  char *err, size_t errlen);
 int cd_output_make_dir(int parent, const char *base, char *name, size_t len);
 int cd_output_write_all(int fd, const void *data, size_t len);
-char *cd_output_join_path(const char *dir, const char *name);
+char *cd_output_join_path(const struct ust_safe_dir *d, const char *name);
 void cd_sanitize_name(char *s);
 
 /* relay.c: the relay sink */
 struct cd_relay;
 bool cd_relay_wanted(const char *output);
 bool cd_relay_sink(const struct consumer *c);
+char *cd_relay_begun_lines(const struct consumer *c);
 const char *cd_relay_session_name(const struct consumer *c);
 void cd_relay_snapshot(struct consumer *c, const char *dir);
 int cd_relay_start(struct consumer *c, const char *url, const char *trace_name);
@@ -158,6 +179,8 @@ char *cd_relay_summary(const struct consumer *c);
 void cd_relay_release(struct consumer *c);
 
 /* metadata.c */
+int cd_metadata_header_text(const struct consumer *c, int pid, char **text,
+			    size_t *len);
 int cd_metadata_write_header(struct consumer *c, int pid);
 void cd_metadata_update(struct consumer *c);
 void cd_metadata_release(struct consumer *c);
@@ -165,6 +188,7 @@ int cd_meta_tsdl_check(const char *tsdl, char *err, size_t errlen);
 
 /* drain.c */
 int cd_streams_init(struct consumer *c);
+void cd_stream_start_at(struct consumer *c, struct stream *s, uint64_t from);
 void cd_drain_all(struct consumer *c, bool final);
 void cd_drain_live(struct consumer *c);
 size_t cd_packet_copy(struct consumer *c, const struct chan_info *ci,
@@ -190,9 +214,43 @@ void cd_stream_drain(struct consumer *c, struct stream *s, bool final);
 void cd_stream_flush_counted(struct consumer *c, struct stream *s);
 const uint8_t *cd_stream_slot(const struct consumer *c, const struct stream *s,
 			      uint64_t n);
+/* summary.c */
+int cd_summary_start(struct consumer *c, int dirfd, int pid);
+void cd_summary_started(struct consumer *c);
+int cd_summary_finish(struct consumer *c);
+
+/* reserve.c */
+void cd_reserve_take(struct consumer *c);
+void cd_reserve_release(struct consumer *c);
+void cd_reserve_close_streams(struct consumer *c);
+
+/* resume.c */
+int cd_resume(struct consumer *c, const char *dir, int pid);
 
 /* snapshot.c */
 void cd_flight_poll(struct consumer *c);
 void cd_flight_final(struct consumer *c);
+
+/* trigger.c: --trigger on a user event (UST_TRIGGER) */
+int cd_trigger_init(struct consumer *c);
+/* Event class `id` of channel `chan` was logged (metadata.c). */
+void cd_trigger_class(struct consumer *c, unsigned int chan, uint32_t id, const char *name,
+		      const char *tsdl);
+/* Look for a match since the last tick; a match asks for a snapshot. */
+void cd_trigger_scan(struct consumer *c);
+/* Resuming a dead consumer's trace: it may have fired up to `cut` (resume.c). */
+void cd_trigger_resume(struct consumer *c, uint64_t cut);
+void cd_trigger_release(struct consumer *c);
+
+/* kernel-snapshot.c: a snapshot's kernel part, by the kernel bridge */
+struct cd_kernel_request {
+	int fd;			/* -1: none asked for */
+	char dir[UST_FLIGHT_PATH_MAX + 16];
+};
+/* Ask for the kernel events up to `cut` next to `snapshot` (if a bridge). */
+void cd_kernel_snapshot_send(struct cd_kernel_request *r, const char *snapshot,
+			     uint64_t cut);
+/* Its answer: 0 when r->dir was written, else -errno (said). */
+int cd_kernel_snapshot_wait(struct cd_kernel_request *r);
 
 #endif /* UST_CONSUMER_H */

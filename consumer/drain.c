@@ -41,6 +41,29 @@
 
 #include "consumer.h"
 
+/*
+ * Where the drain of stream `s` starts: the sub-buffer that the last
+ * consumer of the buffer released (0 for a process that just started;
+ * one started in place of a consumer that died goes on from there), and
+ * not before `from` (resume.c: after the last packet on disk), but never
+ * past the sub-buffer being filled (I1: the values are untrusted; the
+ * drain handles laps).
+ */
+void cd_stream_start_at(struct consumer *c, struct stream *s, uint64_t from)
+{
+	const struct chan_info *ci = &c->shm.chan[s->chan];
+	const struct ust_shm_buf *buf = shm_buf(&c->shm, s->chan, s->cpu);
+	uint64_t cur, consumed;
+
+	/* I6: the last consumer's store (it is gone, or it is us: relaxed). */
+	consumed = __atomic_load_n(&buf->consumed, __ATOMIC_RELAXED) >> ci->subbuf_shift;
+	/* I2, acquire, as in the drain. */
+	cur = __atomic_load_n(&buf->commit.offset, __ATOMIC_ACQUIRE) >> ci->subbuf_shift;
+	if (from > consumed)
+		consumed = from;
+	s->consumed = consumed <= cur ? consumed : cur;
+}
+
 int cd_streams_init(struct consumer *c)
 {
 	const struct shm_map *m = &c->shm;
@@ -67,6 +90,7 @@ int cd_streams_init(struct consumer *c)
 			s->instance = cpu;
 			s->cpu_slot = cpu;
 			snprintf(s->name, sizeof(s->name), "%s_%u", m->chan[ch].name, cpu);
+			cd_stream_start_at(c, s, 0);
 		}
 	}
 	c->scratch = malloc(scratch);
@@ -99,7 +123,11 @@ void cd_streams_release(struct consumer *c)
 	c->scratch = NULL;
 }
 
-/* Sum of the last events_discarded of every stream: the records lost. */
+/*
+ * Sum of the last events_discarded of every stream: the records the
+ * writers counted lost (records of packets not written are counted
+ * apart, in stats.events_unwritten).
+ */
 uint64_t cd_streams_lost(const struct consumer *c)
 {
 	uint64_t lost = 0;
@@ -322,9 +350,14 @@ static void packet_process(struct consumer *c, struct stream *s, uint64_t n,
 	if (final && res.nr_records == 0 && lost == s->last_discarded)
 		return;
 	cd_output_packet(c, s, n, pkt, (size_t)(content / 8), res.nr_records, false);
+	if (!s->have_last) {
+		s->first_ts = ctf_get_le64(pkt + UST_PACKET_OFF(timestamp_begin));
+		s->first_seq = n;
+	}
 	s->have_last = true;
 	s->last_ts_end = ctf_get_le64(pkt + UST_PACKET_OFF(timestamp_end));
 	s->last_discarded = lost;
+	s->last_seq = n;
 }
 
 /*
@@ -537,6 +570,7 @@ void cd_drain_all(struct consumer *c, bool final)
 
 	if (!final)
 		return;
+	cd_reserve_close_streams(c);
 	for (i = 0; i < c->nr_streams; i++) {
 		struct stream *s = &c->streams[i];
 

@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <popt.h>
 #include <setjmp.h>
@@ -38,6 +39,7 @@ struct options {
 	long read_timer;
 	char *clock;
 	char *summary_dir;
+	char *resume;
 	int foreground;
 	int wake_fd;
 	struct ust_clock session_clock;
@@ -87,8 +89,8 @@ static int options_check(poptContext pc, struct options *o)
 		return usage_error(pc, "--shm-fd is required");
 	if (o->pid <= 0)
 		return usage_error(pc, "--pid is required");
-	if (!o->output)
-		return usage_error(pc, "--output is required");
+	if (!o->output && !o->resume)
+		return usage_error(pc, "--output or --resume is required");
 	if (o->read_timer < UST_READ_TIMER_MIN_US || o->read_timer > UST_READ_TIMER_MAX_US)
 		return usage_error(pc, "--read-timer must be %u..%u microseconds",
 				   UST_READ_TIMER_MIN_US, UST_READ_TIMER_MAX_US);
@@ -104,6 +106,7 @@ static void options_release(struct options *o)
 	free(o->output);
 	free(o->clock);
 	free(o->summary_dir);
+	free(o->resume);
 }
 
 static int options_parse(int argc, const char **argv, struct options *o)
@@ -126,6 +129,8 @@ static int options_parse(int argc, const char **argv, struct options *o)
 		  "do not detach", NULL },
 		{ UST_CONSUMERD_OPT_WAKE_FD, 0, POPT_ARG_INT, &o->wake_fd, 0,
 		  "an eventfd that blocked writers ring to have their buffers drained", "N" },
+		{ UST_CONSUMERD_OPT_RESUME, 0, POPT_ARG_STRING, &o->resume, 0,
+		  "go on with the trace directory of a consumer that died", "DIR" },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
@@ -204,7 +209,7 @@ static int open_pidfd(const struct options *o)
 		fd = pidfd_open(o->pid, 0);
 	else if (fcntl(fd, F_GETFD) < 0)
 		fd = -1;
-	if (fd < 0)
+	if (fd < 0 && !(o->resume && errno == ESRCH))
 		fprintf(stderr, CONSUMER_NAME ": cannot watch process %d: %s\n",
 			o->pid, strerror(errno));
 	return fd;
@@ -224,6 +229,27 @@ static int clock_setup(struct consumer *c, const struct options *o)
 	if (ret)
 		fprintf(stderr, CONSUMER_NAME ": cannot measure the clock: %s\n",
 			strerror(-ret));
+	return ret;
+}
+
+/*
+ * The trace: the dead consumer's with --resume, else (or when that one
+ * cannot be continued: a new trace next to it) a new one, in a directory
+ * or on a relay (output.c).
+ */
+static int trace_start(struct consumer *c, const struct options *o)
+{
+	int ret;
+
+	if (o->resume) {
+		ret = cd_resume(c, o->resume, o->pid);
+		if (ret != -EAGAIN)
+			return ret;
+	}
+	ret = cd_output_start(c, o->output ? o->output : c->resume_parent,
+			      c->shm.procname, o->pid);
+	if (!ret)
+		ret = cd_metadata_write_header(c, o->pid);
 	return ret;
 }
 
@@ -252,9 +278,9 @@ static int consumer_start(struct consumer *c, const struct options *o)
 	if (!ret)
 		ret = cd_threads_init(c);
 	if (!ret)
-		ret = cd_output_start(c, o->output, c->shm.procname, o->pid);
+		ret = cd_trigger_init(c);	/* before the first event class */
 	if (!ret)
-		ret = cd_metadata_write_header(c, o->pid);
+		ret = trace_start(c, o);
 	if (ret && !c->error[0])
 		snprintf(c->error, sizeof(c->error), "consumer could not start: %s",
 			 strerror(-ret));
@@ -264,6 +290,8 @@ static int consumer_start(struct consumer *c, const struct options *o)
 /* Free everything: exit is near, but sanitizers should see no leak. */
 static void consumer_release(struct consumer *c)
 {
+	cd_reserve_release(c);
+	cd_trigger_release(c);
 	cd_relay_release(c);
 	cd_threads_release(c);
 	cd_streams_release(c);
@@ -292,8 +320,10 @@ static bool drain_guarded(struct consumer *c, bool final)
 	bus_armed = 1;
 	cd_drain_all(c, final);
 	if (final) {
+		cd_trigger_scan(c);	/* what the last tick did not see */
 		cd_flight_final(c);	/* a crash leaves a snapshot */
 	} else {
+		cd_trigger_scan(c);		/* --trigger on a user event */
 		cd_flight_poll(c);		/* a snapshot request */
 		if (cd_relay_live_due(c)) {
 			cd_drain_live(c);	/* the sub-buffers being filled */
@@ -320,7 +350,8 @@ static void wake_take(struct pollfd *pfd)
 
 /*
  * Drain every tick, and whenever a blocked writer rings, until the
- * process ends or SIGTERM; then flush.
+ * process ends or SIGTERM; then flush.  No pidfd (resuming the trace of
+ * a process that is gone): only the flush.
  */
 static void consumer_run(struct consumer *c, const struct options *o, int pidfd,
 			 const sigset_t *runmask)
@@ -336,7 +367,7 @@ static void consumer_run(struct consumer *c, const struct options *o, int pidfd,
 	bool readable = true;
 	int n;
 
-	while (!term_requested && readable) {
+	while (pidfd >= 0 && !term_requested && readable) {
 		n = ppoll(pfd, 2, &tick, runmask);
 		if (n < 0 && errno != EINTR) {
 			perror(CONSUMER_NAME ": ppoll");
@@ -351,6 +382,20 @@ static void consumer_run(struct consumer *c, const struct options *o, int pidfd,
 	if (readable)
 		drain_guarded(c, true);
 	cd_output_finish(c);	/* the relay's end, even after a fault */
+}
+
+/* The summary directory, opened by the walk of common/safepath.h. */
+static int summary_dir_open(const char *path)
+{
+	struct ust_safe_dir d;
+	char err[2 * PATH_MAX];
+
+	if (ust__safe_dir_open(path, 0, 0, &d, err, sizeof(err))) {
+		fprintf(stderr, CONSUMER_NAME ": cannot open summary directory '%s': %s\n",
+			path, err);
+		return -1;
+	}
+	return d.fd;
 }
 
 int main(int argc, const char **argv)
@@ -369,30 +414,32 @@ int main(int argc, const char **argv)
 	c.out_fd = -1;
 	c.meta_fd = -1;
 	c.pidfd = -1;
-	if (o.summary_dir) {
-		sumfd = open(o.summary_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (sumfd < 0)
-			fprintf(stderr, CONSUMER_NAME ": cannot open summary directory '%s': %s\n",
-				o.summary_dir, strerror(errno));
-	}
+	c.reserve_fd = -1;
+	c.sum_fd = -1;
+	c.sum_dirfd = -1;
+	if (o.summary_dir)
+		sumfd = summary_dir_open(o.summary_dir);
+	if (sumfd >= 0)
+		cd_summary_start(&c, sumfd, o.pid);
 	pidfd = open_pidfd(&o);
 	c.pidfd = pidfd;
-	if (pidfd < 0) {
+	/* Resuming the trace of a process that is gone: its memory is not. */
+	if (pidfd < 0 && !o.resume) {
 		snprintf(c.error, sizeof(c.error), "cannot watch process %d", o.pid);
 		ret = -ESRCH;
 	} else {
 		ret = consumer_start(&c, &o);
 	}
 	if (!ret) {
+		cd_summary_started(&c);
 		/* Paths were resolved at start: do not pin the cwd's mount. */
 		if (chdir("/"))
 			perror(CONSUMER_NAME ": chdir /");
 		consumer_run(&c, &o, pidfd, &runmask);
-	}
-	if (!ret)
 		cd_not_recorded_write(&c);	/* for ust report */
+	}
 	if (sumfd >= 0) {
-		cd_summary_write(&c, sumfd, o.pid);
+		cd_summary_finish(&c);
 		close(sumfd);
 	}
 	consumer_release(&c);

@@ -130,11 +130,12 @@ static void env_datetime(time_t t, char *out, size_t len)
 /*
  * env.trace_name: what plays the part of LTTng's session: the relay
  * session when the trace streams to a relay, else the name of the
- * directory the traces of the recording go to (`ust record -o DIR`).
+ * directory the traces of the recording go to (`ust record -o DIR`); a
+ * resumed trace keeps the name it had (resume.c).
  */
 static void env_trace_name(const struct consumer *c, char *name, size_t len)
 {
-	const char *session = cd_relay_session_name(c);
+	const char *session = c->resume_name[0] ? c->resume_name : cd_relay_session_name(c);
 	const char *out_path = c->out_path ? c->out_path : "";
 	const char *end = strrchr(out_path, '/'), *start = end;
 
@@ -172,8 +173,8 @@ static void metadata_env(FILE *f, const struct consumer *c, int pid)
 }
 
 /* The fixed part of the metadata, as one string. */
-static int metadata_header_text(const struct consumer *c, int pid, char **text,
-				size_t *len)
+int cd_metadata_header_text(const struct consumer *c, int pid, char **text,
+			    size_t *len)
 {
 	char uuid[37];
 	unsigned int i;
@@ -209,7 +210,7 @@ int cd_metadata_write_header(struct consumer *c, int pid)
 	char *text;
 	int ret;
 
-	ret = metadata_header_text(c, pid, &text, &len);
+	ret = cd_metadata_header_text(c, pid, &text, &len);
 	if (ret)
 		return ret;
 	ret = cd_output_metadata(c, text, len);
@@ -481,8 +482,10 @@ static uint64_t meta_read_entry(struct consumer *c, uint64_t pos, uint64_t avail
 			pos, err);
 	else if (table_add(&c->shm.chan[e.ev.channel].table, e.ev.id, e.layout))
 		fprintf(stderr, CONSUMER_NAME ": out of memory for event '%s'\n", e.name);
-	else
+	else {
 		event_block(out, c, &e);
+		cd_trigger_class(c, e.ev.channel, e.ev.id, e.name, e.tsdl);
+	}
 	free(copy);
 	return size;
 }

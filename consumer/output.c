@@ -1,5 +1,6 @@
 /*
- * output.c - the trace directory, its files, and the summary file.
+ * output.c - where the trace goes: the trace directory and its files, or
+ * the relay sink (relay.c), which falls back to a trace directory.
  *
  * SPDX-License-Identifier: GPL-2.0-only
  *
@@ -22,7 +23,7 @@
 
 #include "abi/env.h"
 #include "consumer.h"
-#include "common/fs.h"
+#include "common/safepath.h"
 #include "common/shm-ctl.h"
 
 #define MAX_SUFFIX	1000
@@ -43,37 +44,23 @@ void cd_sanitize_name(char *s)
 }
 
 /*
- * Open (creating it like `mkdir -p`) the output directory.  The default
- * /tmp/ltt-usertrace is shared like /tmp: created 1777, and it must be a
- * real directory owned by root or by us, or another user could read our
- * traces.
+ * Open (creating it like `mkdir -p`) the directory that receives trace
+ * directories, by the walk of common/safepath.h: no link and no other
+ * user's directory in a world-writable one; the default location is the
+ * user's own folder in it.  A fallback is said on stderr.
  */
-int cd_output_open_parent(const char *dir, char *err, size_t errlen)
+int cd_output_open_parent(const char *dir, struct ust_safe_dir *d,
+			  char *err, size_t errlen)
 {
-	bool shared = !strcmp(dir, UST_DEFAULT_OUTPUT);
-	struct stat st;
-	bool created;
-	int fd, ret;
+	char note[PATH_MAX + 256], why[PATH_MAX + 160];
+	int ret;
 
-	ret = ust__mkdir_p(dir, &created);
-	if (ret) {
-		snprintf(err, errlen, "cannot create '%s': %s", dir, strerror(-ret));
-		return ret;
-	}
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (shared ? O_NOFOLLOW : 0));
-	if (fd < 0) {
-		ret = -errno;
-		snprintf(err, errlen, "cannot open '%s': %s", dir, strerror(errno));
-		return ret;
-	}
-	if (shared && (fstat(fd, &st) || (st.st_uid != 0 && st.st_uid != geteuid()))) {
-		snprintf(err, errlen, "'%s' belongs to another user", dir);
-		close(fd);
-		return -EPERM;
-	}
-	if (shared && created)
-		fchmod(fd, 01777);	/* the umask took the write bits */
-	return fd;
+	ret = ust__output_open(dir, d, note, sizeof(note), why, sizeof(why));
+	if (ret)
+		snprintf(err, errlen, "cannot use output directory '%s': %s", dir, why);
+	else if (note[0])
+		fprintf(stderr, CONSUMER_NAME ": %s\n", note);
+	return ret;
 }
 
 /*
@@ -107,14 +94,12 @@ int cd_output_make_dir(int parent, const char *base, char *name, size_t len)
 	return -EEXIST;
 }
 
-/* The absolute path of `name` in `dir`, for messages and the summary. */
-char *cd_output_join_path(const char *dir, const char *name)
+/* The path of `name` in the directory `d`, for messages and the summary. */
+char *cd_output_join_path(const struct ust_safe_dir *d, const char *name)
 {
-	char real[PATH_MAX], *out;
+	char *out;
 
-	if (!realpath(dir, real))
-		snprintf(real, sizeof(real), "%s", dir);
-	if (asprintf(&out, "%s/%s", real, name) < 0)
+	if (asprintf(&out, "%s%s%s", d->path, strcmp(d->path, "/") ? "/" : "", name) < 0)
 		return NULL;
 	return out;
 }
@@ -140,31 +125,35 @@ void cd_output_trace_name(const char *procname, int pid, time_t created,
 int cd_output_create_trace_dir(struct consumer *c, const char *dir,
 			    const char *procname, int pid)
 {
-	char base[96], name[112], err[PATH_MAX + 64];
-	int parent, fd;
+	char base[96], name[112], err[2 * PATH_MAX];
+	struct ust_safe_dir parent;
+	int fd;
 
-	parent = cd_output_open_parent(dir, err, sizeof(err));
-	if (parent < 0) {
+	fd = cd_output_open_parent(dir, &parent, err, sizeof(err));
+	if (fd < 0) {
 		fprintf(stderr, CONSUMER_NAME ": %s\n", err);
-		return parent;
+		snprintf(c->error, sizeof(c->error), "%.*s", (int)sizeof(c->error) - 1, err);
+		return fd;
 	}
 	if (!c->created)
 		c->created = time(NULL);
 	cd_output_trace_name(procname, pid, c->created, base, sizeof(base));
-	fd = cd_output_make_dir(parent, base, name, sizeof(name));
+	fd = cd_output_make_dir(parent.fd, base, name, sizeof(name));
 	if (fd < 0) {
-		fprintf(stderr, CONSUMER_NAME ": cannot create a trace directory in '%s': %s\n",
-			dir, strerror(-fd));
-		close(parent);
+		snprintf(c->error, sizeof(c->error), "cannot create a trace directory in '%.*s': %s",
+			 (int)sizeof(c->error) / 2, parent.path, strerror(-fd));
+		fprintf(stderr, CONSUMER_NAME ": %s\n", c->error);
+		ust__safe_dir_close(&parent);
 		return fd;
 	}
-	c->out_path = cd_output_join_path(dir, name);
-	close(parent);
+	c->out_path = cd_output_join_path(&parent, name);
+	ust__safe_dir_close(&parent);
 	if (!c->out_path) {
 		close(fd);
 		return -ENOMEM;
 	}
 	c->out_fd = fd;
+	cd_reserve_take(c);
 	return 0;
 }
 
@@ -191,6 +180,7 @@ int cd_output_start(struct consumer *c, const char *output, const char *procname
  */
 void cd_output_remove_trace_dir(struct consumer *c, const char *meta)
 {
+	cd_reserve_release(c);
 	unlinkat(c->out_fd, meta, 0);
 	close(c->out_fd);
 	c->out_fd = -1;
@@ -217,8 +207,12 @@ void cd_output_stop(struct consumer *c, const char *name, int err)
 	if (c->writing_stopped)
 		return;
 	c->writing_stopped = true;
-	snprintf(c->error, sizeof(c->error), "%s/%s: %s", c->out_path, name,
-		 strerror(err));
+	cd_reserve_release(c);		/* room for the closing packets */
+	if (c->out_path)
+		snprintf(c->error, sizeof(c->error), "%s/%s: %s", c->out_path, name,
+			 strerror(err));
+	else if (!c->error[0])	/* no trace directory: why is said already */
+		snprintf(c->error, sizeof(c->error), "%s: %s", name, strerror(err));
 	fprintf(stderr, CONSUMER_NAME ": %s; trace writing stopped\n", c->error);
 }
 
@@ -282,27 +276,39 @@ int cd_output_metadata(struct consumer *c, const char *text, size_t len)
 	return cd_output_file_metadata(c, text, len);
 }
 
-/* Append a checked packet to its stream file (created on first use). */
+/* A checked packet that could not be written: its records are lost (I7). */
+static void packet_unwritten(struct consumer *c, struct stream *s, uint64_t records)
+{
+	c->stats.packets_unwritten++;
+	c->stats.events_unwritten += records;
+	s->unwritten += records;
+}
+
+/*
+ * Append a checked packet to its stream file (created on first use).  No
+ * trace directory (a relay that fell back and could not make one) or
+ * writing stopped: the packet's records are counted unwritten.
+ */
 void cd_output_file_packet(struct consumer *c, struct stream *s, const uint8_t *pkt,
 			   size_t len, uint64_t records)
 {
 	int fd;
 
 	if (c->writing_stopped || c->out_fd < 0) {
-		c->stats.packets_unwritten++;
+		packet_unwritten(c, s, records);
 		return;
 	}
 	if (s->fd < 0) {
 		fd = cd_output_open_file(c, s->name);
 		if (fd < 0) {
 			cd_output_stop(c, s->name, -fd);
-			c->stats.packets_unwritten++;
+			packet_unwritten(c, s, records);
 			return;
 		}
 		s->fd = fd;
 	}
 	if (cd_output_append(c, s->fd, &s->file_size, pkt, len, s->name)) {
-		c->stats.packets_unwritten++;
+		packet_unwritten(c, s, records);
 		return;
 	}
 	c->stats.packets++;
@@ -401,95 +407,4 @@ void cd_not_recorded_write(const struct consumer *c)
 			close(fd);
 	}
 	free(text);
-}
-
-static int summary_format(const struct consumer *c, char **text)
-{
-	char *not_recorded = cd_not_recorded_lines(c);
-	char *relay = cd_relay_summary(c);
-	char *filtered = cd_threads_summary(c);
-	int n;
-
-	if (!relay || !filtered) {
-		free(not_recorded);
-		free(relay);
-		free(filtered);
-		return -ENOMEM;
-	}
-	n = asprintf(text,
-		     UST_SUMMARY_KEY_DIR "=%s\n"
-		     UST_SUMMARY_KEY_EVENTS "=%" PRIu64 "\n"
-		     UST_SUMMARY_KEY_LOST "=%" PRIu64 "\n"
-		     UST_SUMMARY_KEY_PACKETS "=%" PRIu64 "\n"
-		     UST_SUMMARY_KEY_PACKETS_DROPPED "=%" PRIu64 "\n"
-		     UST_SUMMARY_KEY_PACKETS_UNWRITTEN "=%" PRIu64 "\n"
-		     UST_SUMMARY_KEY_BYTES "=%" PRIu64 "\n%s%s%s%s%s%s%s",
-		     c->out_path ? c->out_path : "", c->stats.events,
-		     c->streams ? cd_streams_lost(c) : 0, c->stats.packets,
-		     c->stats.packets_dropped, c->stats.packets_unwritten,
-		     c->stats.bytes, c->error[0] ? UST_SUMMARY_KEY_ERROR "=" : "", c->error,
-		     c->error[0] ? "\n" : "",
-		     c->snapshot_lines ? c->snapshot_lines : "", relay,
-		     not_recorded ? not_recorded : "", filtered);
-	free(relay);
-	free(not_recorded);
-	free(filtered);
-	return n < 0 ? -ENOMEM : 0;
-}
-
-/*
- * Move the finished temporary summary to `<pid>.summary`, or, when a
- * consumer of an earlier image of the same process (before an exec) took
- * that name, to `<pid>-N.summary`: never replace another's summary.
- */
-static int summary_publish(int dirfd, const char *tmp, int pid,
-			   char *final, size_t len)
-{
-	unsigned int n;
-
-	snprintf(final, len, "%d.summary", pid);
-	for (n = 1; n < 1000; n++) {
-		if (!renameat2(dirfd, tmp, dirfd, final, RENAME_NOREPLACE))
-			return 0;
-		if (errno != EEXIST)
-			return -errno;
-		snprintf(final, len, "%d-%u.summary", pid, n);
-	}
-	return -EEXIST;
-}
-
-/*
- * Write `<pid>.summary` in `dirfd` atomically: a hidden temporary file
- * (named after this consumer, which is alone to write it), then rename,
- * so `ust record` never reads half a summary.
- */
-int cd_summary_write(const struct consumer *c, int dirfd, int pid)
-{
-	char tmp[64], final[64], *text;
-	int fd, ret;
-
-	ret = summary_format(c, &text);
-	if (ret)
-		return ret;
-	snprintf(tmp, sizeof(tmp), ".%d.summary.tmp", (int)getpid());
-	snprintf(final, sizeof(final), "%d.summary", pid);
-	unlinkat(dirfd, tmp, 0);
-	fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		ret = -errno;
-		goto out;
-	}
-	ret = cd_output_write_all(fd, text, strlen(text));
-	if (close(fd) && !ret)
-		ret = -errno;
-	if (!ret)
-		ret = summary_publish(dirfd, tmp, pid, final, sizeof(final));
-	if (ret)
-		unlinkat(dirfd, tmp, 0);
-out:
-	if (ret)
-		fprintf(stderr, CONSUMER_NAME ": cannot write summary '%s': %s\n",
-			final, strerror(-ret));
-	free(text);
-	return ret;
 }

@@ -108,6 +108,25 @@ bool cd_relay_sink(const struct consumer *c)
 	return c->relay && !c->relay->snapshots_only;
 }
 
+/*
+ * The begun summary's relay lines (summary.c): the URL, the trace's
+ * place on the relay and the live timer when the trace streams (or
+ * streamed before it fell back); "" when not.  Malloc'ed.
+ */
+char *cd_relay_begun_lines(const struct consumer *c)
+{
+	const struct cd_relay *rl = c->relay;
+	char *text;
+
+	if (!cd_relay_sink(c))
+		return strdup("");
+	if (asprintf(&text, UST_SUMMARY_KEY_RELAY "=%s\n" UST_SUMMARY_KEY_RELAY_PATH "=%s\n"
+		     UST_SUMMARY_KEY_RELAY_LIVE "=%" PRIu32 "\n", rl->url.ctrl.text,
+		     rl->output_path, rl->session.live_timer_us) < 0)
+		return NULL;
+	return text;
+}
+
 /* The relay session's name, or NULL without a relay (metadata.c's env). */
 const char *cd_relay_session_name(const struct consumer *c)
 {
@@ -200,6 +219,7 @@ static void fall_back(struct consumer *c, const char *why)
 	} else {
 		fprintf(stderr, CONSUMER_NAME ": %s; the trace goes on in %s\n", why, c->out_path);
 		cd_output_file_metadata(c, rl->meta_text, rl->meta_len);
+		cd_summary_started(c);	/* a consumer that dies now: resumed there */
 	}
 	if (rl->r) {
 		ust_relay_take_unsent(rl->r, keep_unsent, c);
@@ -299,11 +319,10 @@ int cd_relay_metadata(struct consumer *c, const char *text, size_t len)
 	 * Metadata must not be lost: when the queue is full, wait for it
 	 * (bounded); a relay that takes nothing that long is given up.
 	 */
-	while ((ret = ust_relay_send_metadata(rl->meta, text, len)) == UST_RELAY_FULL) {
-		if (ust_relay_flush(rl->r, RELAY_TIMEOUT_MS) == UST_RELAY_FULL) {
-			fall_back(c, "lttng-relayd took no metadata for 3 s");
-			return 0;
-		}
+	ret = ust_relay_send_metadata_wait(rl->meta, text, len, RELAY_TIMEOUT_MS);
+	if (ret == UST_RELAY_FULL) {
+		fall_back(c, "lttng-relayd took no metadata for 3 s");
+		return 0;
 	}
 	check_broken(c);
 	c->stats.bytes += len;
@@ -342,19 +361,11 @@ static void send_one(struct consumer *c, struct stream *s, struct relay_stream *
 	}
 	ust_relay_index_of(pkt, &ix);
 	rs->ctf_stream_id = ix.stream_id;
-	while ((ret = ust_relay_send_packet(rs->rs, pkt, len, &ix, records)) == UST_RELAY_FULL) {
-		/* a slow network, as a slow disk: wait while it takes something */
-		ret = ust_relay_wait_room(rl->r, len, RELAY_TIMEOUT_MS);
-		if (ret == UST_RELAY_FULL) {
-			fall_back(c, "lttng-relayd took nothing for 3 s");
-			cd_output_file_packet(c, s, pkt, len, records);
-			return;
-		}
-		if (ret)
-			break;
-	}
-	if (ret == UST_RELAY_BROKEN) {
-		fall_back(c, ust_relay_error(rl->r));
+	/* a slow network, as a slow disk: wait while it takes something */
+	ret = ust_relay_send_packet_wait(rs->rs, pkt, len, &ix, records, RELAY_TIMEOUT_MS);
+	if (ret) {
+		fall_back(c, ret == UST_RELAY_FULL ? "lttng-relayd took nothing for 3 s" :
+			  ust_relay_error(rl->r));
 		cd_output_file_packet(c, s, pkt, len, records);
 		return;
 	}

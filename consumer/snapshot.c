@@ -62,6 +62,8 @@ struct pidfd_info {
 /* One snapshot being written. */
 struct snapshot {
 	struct consumer *c;
+	struct ust_safe_dir parent;	/* where it goes */
+	char tmp_name[288];	/* hidden name while it is written */
 	int dir_fd;
 	uint8_t uuid[16];
 	uint64_t cut_ts;	/* records after it are left out */
@@ -390,37 +392,83 @@ static void snap_uuid(uint8_t uuid[16], const uint8_t trace[16])
 }
 
 /*
- * Create `<trace dir name>-snapshot-<n>-<reason>` in `out_dir` (empty:
- * next to the trace directory).  Returns its fd; its path in `path`.
+ * Where a snapshot goes: `out_dir`, or next to the trace directory when
+ * it is empty.  Opened by the walk of common/safepath.h.
  */
-static int snap_dir(struct consumer *c, const char *out_dir, const char *reason,
-		    char *path, size_t len)
+static int snap_parent(struct consumer *c, const char *out_dir, struct ust_safe_dir *d)
 {
 	const char *slash = strrchr(c->out_path, '/');
-	char parent[UST_FLIGHT_PATH_MAX], base[256], name[272], why[UST_FLIGHT_PATH_MAX + 64];
-	char *joined;
-	int pfd, fd;
+	char parent[UST_FLIGHT_PATH_MAX], why[2 * PATH_MAX];
+	int ret;
 
 	if (out_dir[0])
 		snprintf(parent, sizeof(parent), "%s", out_dir);
 	else
 		snprintf(parent, sizeof(parent), "%.*s", (int)(slash - c->out_path),
 			 c->out_path);
-	pfd = cd_output_open_parent(parent, why, sizeof(why));
-	if (pfd < 0) {
+	ret = cd_output_open_parent(parent, d, why, sizeof(why));
+	if (ret)
 		fprintf(stderr, CONSUMER_NAME ": snapshot: %s\n", why);
-		return pfd;
+	return ret;
+}
+
+/*
+ * Create the hidden directory the snapshot is written in: `.<base>.part`
+ * (then `.<base>.part-1`, ...).  Its name goes to snap->tmp_name.
+ */
+static int snap_dir_create(struct snapshot *snap, const char *base)
+{
+	char tmp[sizeof(snap->tmp_name) - 8];
+
+	snprintf(tmp, sizeof(tmp), ".%s.part", base);
+	return cd_output_make_dir(snap->parent.fd, tmp, snap->tmp_name,
+				  sizeof(snap->tmp_name));
+}
+
+/*
+ * The snapshot is complete: give it its name, `base` (then `base-1`,
+ * ...), never replacing anything.  Returns 0 or a negative errno; its
+ * path goes to `path`.
+ */
+static int snap_dir_publish(struct snapshot *snap, const char *base,
+			    char *path, size_t len)
+{
+	char name[sizeof(snap->tmp_name)], *joined;
+	unsigned int i;
+
+	for (i = 0; i < 1000; i++) {
+		if (i)
+			snprintf(name, sizeof(name), "%s-%u", base, i);
+		else
+			snprintf(name, sizeof(name), "%s", base);
+		if (!renameat2(snap->parent.fd, snap->tmp_name, snap->parent.fd, name,
+			       RENAME_NOREPLACE))
+			break;
+		if (errno != EEXIST)
+			return -errno;
 	}
-	snprintf(base, sizeof(base), "%s-snapshot-%u-%s", slash + 1, c->nr_snapshots + 1,
-		 reason);
-	fd = cd_output_make_dir(pfd, base, name, sizeof(name));
-	close(pfd);
-	if (fd < 0)
-		return fd;
-	joined = cd_output_join_path(parent, name);
+	if (i == 1000)
+		return -EEXIST;
+	joined = cd_output_join_path(&snap->parent, name);
 	snprintf(path, len, "%s", joined ? joined : name);
 	free(joined);
-	return fd;
+	return 0;
+}
+
+/* A snapshot that failed: remove what it wrote, so no half trace is left. */
+static void snap_dir_remove(struct snapshot *snap)
+{
+	unsigned int i;
+	char name[48];
+
+	unlinkat(snap->dir_fd, "metadata", 0);
+	for (i = 0; i < snap->c->nr_streams; i++) {
+		snprintf(name, sizeof(name), "%s", snap->c->streams[i].name);
+		unlinkat(snap->dir_fd, name, 0);
+	}
+	if (unlinkat(snap->parent.fd, snap->tmp_name, AT_REMOVEDIR))
+		fprintf(stderr, CONSUMER_NAME ": snapshot: cannot remove '%s/%s': %s\n",
+			snap->parent.path, snap->tmp_name, strerror(errno));
 }
 
 /* Note snapshot `path` for the summary (`ust record` lists it). */
@@ -435,26 +483,14 @@ static void summary_note_snapshot(struct consumer *c, const char *path)
 	c->snapshot_lines = lines;
 }
 
-/*
- * Write one snapshot.  Returns 0 or a negative errno; the directory's
- * path goes to `path`.
- */
-static int snapshot_write(struct consumer *c, const char *out_dir,
-			  const char *reason, uint64_t cut_ts, char *path, size_t len)
+/* Every stream of the snapshot, then its metadata (so a trace without it is partial). */
+static void snap_streams(struct snapshot *snap)
 {
-	struct snapshot snap = { .c = c, .cut_ts = cut_ts };
+	struct consumer *c = snap->c;
 	struct snap_stream ss;
 	unsigned int i;
 
-	cd_metadata_update(c);	/* every event class the copies may use */
-	snap.dir_fd = snap_dir(c, out_dir, reason, path, len);
-	if (snap.dir_fd < 0)
-		return snap.dir_fd;
-	c->nr_snapshots++;
-	snap_uuid(snap.uuid, c->shm.uuid);
-	snap.start_ts = flight_start(c, cut_ts);
-	snap.err = snap_metadata(&snap);
-	for (i = 0; i < c->nr_streams && !snap.err; i++) {
+	for (i = 0; i < c->nr_streams && !snap->err; i++) {
 		const struct stream *s = &c->streams[i];
 		bool flight = c->shm.chan[s->chan].mode == UST_MODE_FLIGHT;
 
@@ -467,21 +503,82 @@ static int snapshot_write(struct consumer *c, const char *out_dir,
 		ss.fd = -1;
 		ss.rebase = flight;
 		if (!flight)
-			snap_file(&snap, &ss, s);
-		snap_ring(&snap, &ss, flight);
-		if (ss.fd >= 0 && close(ss.fd) && !snap.err)
-			snap.err = -errno;
+			snap_file(snap, &ss, s);
+		snap_ring(snap, &ss, flight);
+		if (ss.fd >= 0 && close(ss.fd) && !snap->err)
+			snap->err = -errno;
 	}
-	close(snap.dir_fd);
-	if (snap.err)
-		fprintf(stderr, CONSUMER_NAME ": snapshot %s: %s\n", path, strerror(-snap.err));
-	else {
+	if (!snap->err)
+		snap->err = snap_metadata(snap);
+}
+
+/*
+ * The snapshot `path` is complete: ask the kernel bridge, if there is
+ * one, for its kernel part up to the same cut, `<path>-kernel`
+ * (kernel-snapshot.c: the bridge writes it under a hidden name and
+ * renames it, as we do), send it to the relay while the bridge works,
+ * if the trace streams, then wait for the kernel part.
+ */
+static void snap_kernel_and_relay(struct consumer *c, const char *path, uint64_t cut_ts)
+{
+	struct cd_kernel_request kernel;
+
+	cd_kernel_snapshot_send(&kernel, path, cut_ts);
+	cd_relay_snapshot(c, path);
+	if (!cd_kernel_snapshot_wait(&kernel))
+		summary_note_snapshot(c, kernel.dir);
+}
+
+/*
+ * Write one snapshot: in a hidden directory, renamed to
+ * `<trace dir name>-snapshot-<n>-<reason>` once complete, removed on
+ * failure (a full disk must not leave a truncated packet that would make
+ * readers refuse the whole output directory).  Returns 0 or a negative
+ * errno; the directory's path goes to `path`.
+ */
+static int snapshot_write(struct consumer *c, const char *out_dir,
+			  const char *reason, uint64_t cut_ts, char *path, size_t len)
+{
+	struct snapshot snap = { .c = c, .cut_ts = cut_ts };
+	char base[256];
+	int ret;
+
+	cd_metadata_update(c);	/* every event class the copies may use */
+	ret = snap_parent(c, out_dir, &snap.parent);
+	if (ret)
+		return ret;
+	snprintf(base, sizeof(base), "%s-snapshot-%u-%s", strrchr(c->out_path, '/') + 1,
+		 c->nr_snapshots + 1, reason);
+	snap.dir_fd = snap_dir_create(&snap, base);
+	if (snap.dir_fd < 0) {
+		ust__safe_dir_close(&snap.parent);
+		return snap.dir_fd;
+	}
+	c->nr_snapshots++;
+	snap_uuid(snap.uuid, c->shm.uuid);
+	snap.start_ts = flight_start(c, cut_ts);
+	snap_streams(&snap);
+	/*
+	 * I11: the copies are done; the writers may switch sub-buffers again
+	 * while the snapshot gets its name, its kernel part and its copy on
+	 * the relay, which may take seconds (abi/flight.h).
+	 */
+	ust__flight_unfreeze(&((struct ust_shm_header *)c->shm.base)->flight);
+	if (!snap.err)
+		snap.err = snap_dir_publish(&snap, base, path, len);
+	if (snap.err) {
+		fprintf(stderr, CONSUMER_NAME ": snapshot %s/%s: %s; nothing written\n",
+			snap.parent.path, base, strerror(-snap.err));
+		snap_dir_remove(&snap);
+	} else {
 		fprintf(stderr, CONSUMER_NAME ": snapshot %s: %" PRIu64 " events in %" PRIu64
 			" packets%s\n", path, snap.events, snap.packets,
 			snap.dropped ? " (some packets overwritten while copied)" : "");
 		summary_note_snapshot(c, path);
-		cd_relay_snapshot(c, path);	/* and to the relay, if streaming */
+		snap_kernel_and_relay(c, path, cut_ts);
 	}
+	close(snap.dir_fd);
+	ust__safe_dir_close(&snap.parent);
 	return snap.err;
 }
 
@@ -492,7 +589,7 @@ static void request_string(char *dst, const char *src, size_t size)
 	dst[size - 1] = '\0';
 }
 
-/* Serve the pending request in `f`, then release the flight channels. */
+/* Serve the request in `f` (SERVING: ours), then release the flight channels. */
 static void request_serve(struct consumer *c, struct ust_flight *f)
 {
 	char reason[UST_FLIGHT_REASON_MAX], out_dir[UST_FLIGHT_PATH_MAX];
@@ -511,24 +608,16 @@ static void request_serve(struct consumer *c, struct ust_flight *f)
 		ret = snapshot_write(c, out_dir, reason, cut_ts, path, sizeof(path));
 	memcpy(f->path, path, sizeof(f->path));
 	f->result = ret;
-	/*
-	 * I10 and I11, release, in this order: our copies are done before a writer
-	 * reuses a slot (partner: the writers' acquire load of `frozen` in
-	 * buffer_switch); the result before `done` (partner: the waiter's
-	 * acquire load of `done`, cli/snapshot.c); all of it before the next
-	 * requester claims the block (partner: its acquiring CAS).
-	 */
-	__atomic_store_n(&f->frozen, 0, __ATOMIC_RELEASE);
-	__atomic_fetch_add(&f->done, 1, __ATOMIC_RELEASE);
-	__atomic_store_n(&f->state, UST_FLIGHT_IDLE, __ATOMIC_RELEASE);
+	/* I10, I11: unfreeze, done + 1, IDLE (abi/flight.h). */
+	ust__flight_serve_end(f);
 }
 
 void cd_flight_poll(struct consumer *c)
 {
 	struct ust_flight *f = &((struct ust_shm_header *)c->shm.base)->flight;
 
-	/* I10, acquire: pairs with the requester's store-release of PENDING. */
-	if (__atomic_load_n(&f->state, __ATOMIC_ACQUIRE) == UST_FLIGHT_PENDING)
+	/* I10: PENDING -> SERVING, acquire (abi/flight.h). */
+	if (ust__flight_serve_begin(f))
 		request_serve(c, f);
 }
 

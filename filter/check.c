@@ -15,7 +15,6 @@
  * the unfolded one would; a left operand of && or || that is constant
  * decides, as it would at run time, whether the right one is evaluated.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,17 +27,8 @@ struct checker {
 	struct filter_error *err;
 };
 
-__attribute__((format(printf, 3, 4)))
-static struct tnode *fail(struct checker *c, int col, const char *fmt, ...)
-{
-	va_list ap;
-
-	c->err->column = col;
-	va_start(ap, fmt);
-	vsnprintf(c->err->msg, sizeof(c->err->msg), fmt, ap);
-	va_end(ap);
-	return NULL;
-}
+/* filter_fail() where no node is made: NULL, to return. */
+#define fail(c, col, ...) (filter_fail((c)->err, (col), __VA_ARGS__), NULL)
 
 static struct tnode *new_tnode(struct checker *c, enum tkind kind,
 			       enum vtype type, const struct node *n)
@@ -203,6 +193,18 @@ static struct tnode *combine(struct checker *c, const struct node *n,
 	return t;
 }
 
+/* combine() for an operator whose result is a condition: 0 or 1. */
+static struct tnode *combine_bool(struct checker *c, const struct node *n,
+				  enum tkind kind, struct tnode *l,
+				  struct tnode *r)
+{
+	struct tnode *t = combine(c, n, kind, VT_INT, l, r);
+
+	if (t)
+		t->is_bool = true;
+	return t;
+}
+
 static struct tnode *fold_unary(struct checker *c, const struct node *n,
 				struct tnode *x)
 {
@@ -304,13 +306,13 @@ static struct tnode *fold_numbers(struct checker *c, const struct node *n,
 	else if (ust_filter_int_binary(tnode_opcode(n->op, false), l->i, r->i, &v) == 0)
 		t = constant_int(c, n, v, is_comparison(n->op));
 	else if (n->op == OP_SHL || n->op == OP_SHR)
-		fail(c, n->column, "shift count %lld is outside 0..63",
-		     (long long)r->i);
+		filter_fail(c->err, n->column, "shift count %lld is outside 0..63",
+			    (long long)r->i);
 	else if (r->i == 0)
-		fail(c, n->column, "division by zero");
+		filter_fail(c->err, n->column, "division by zero");
 	else
-		fail(c, n->column, "%lld %s %lld overflows", (long long)l->i,
-		     ast_op_name(n->op), (long long)r->i);
+		filter_fail(c->err, n->column, "%lld %s %lld overflows",
+			    (long long)l->i, ast_op_name(n->op), (long long)r->i);
 	tnode_free(l);
 	tnode_free(r);
 	return t;
@@ -324,7 +326,6 @@ static struct tnode *check_numbers(struct checker *c, const struct node *n,
 			n->op == OP_BAND || n->op == OP_BXOR || n->op == OP_BOR;
 	enum vtype type = l->type == VT_FLOAT || r->type == VT_FLOAT ?
 			  VT_FLOAT : VT_INT;
-	struct tnode *t;
 
 	if (int_only && type == VT_FLOAT) {
 		tnode_free(l);
@@ -334,20 +335,16 @@ static struct tnode *check_numbers(struct checker *c, const struct node *n,
 	}
 	if (r->is_const && r->type == VT_INT && (n->op == OP_SHL || n->op == OP_SHR) &&
 	    (r->i < 0 || r->i > 63)) {
-		fail(c, n->column, "shift count %lld is outside 0..63",
-		     (long long)r->i);
+		filter_fail(c->err, n->column, "shift count %lld is outside 0..63",
+			    (long long)r->i);
 		tnode_free(l);
 		tnode_free(r);
 		return NULL;
 	}
 	if (l->is_const && r->is_const)
 		return fold_numbers(c, n, l, r);
-	if (is_comparison(n->op)) {
-		t = combine(c, n, TK_COMPARE, VT_INT, l, r);
-		if (t)
-			t->is_bool = true;
-		return t;
-	}
+	if (is_comparison(n->op))
+		return combine_bool(c, n, TK_COMPARE, l, r);
 	return combine(c, n, TK_ARITH, type, l, r);
 }
 
@@ -364,12 +361,8 @@ static struct tnode *check_logical(struct checker *c, const struct node *n,
 			    "'%s' needs conditions or numbers, not a string",
 			    ast_op_name(n->op));
 	}
-	if (!l->is_const) {
-		t = combine(c, n, TK_LOGICAL, VT_INT, l, r);
-		if (t)
-			t->is_bool = true;
-		return t;
-	}
+	if (!l->is_const)
+		return combine_bool(c, n, TK_LOGICAL, l, r);
 	/* A constant left side decides whether the right one runs. */
 	if (truth(l) != is_and) {
 		tnode_free(l);
@@ -382,10 +375,7 @@ static struct tnode *check_logical(struct checker *c, const struct node *n,
 		tnode_free(r);
 		return t;
 	}
-	t = combine(c, n, TK_TRUTH, VT_INT, r, NULL);
-	if (t)
-		t->is_bool = true;
-	return t;
+	return combine_bool(c, n, TK_TRUTH, r, NULL);
 }
 
 /* ---- strings and enum labels ---- */
@@ -437,7 +427,7 @@ static struct tnode *check_label(struct checker *c, const struct node *n,
 		return fail(c, n->column, "'%s' cannot compare an enum with a label: only == and != do",
 			    ast_op_name(n->op));
 	}
-	t = combine(c, n, TK_ENUM_IN, VT_INT, field, NULL);
+	t = combine_bool(c, n, TK_ENUM_IN, field, NULL);
 	if (t && label_ranges(c, t, e, s)) {
 		tnode_free(t);
 		t = fail(c, n->column, "out of memory");
@@ -448,16 +438,14 @@ static struct tnode *check_label(struct checker *c, const struct node *n,
 		text[i] = '\0';
 		label_list(e, labels, sizeof(labels));
 		if (s->glob)
-			fail(c, s->column, "no label of enum field '%s' in %s matches '%s'; labels are %s",
-			     a->display, c->ev->name, text, labels);
+			filter_fail(c->err, s->column, "no label of enum field '%s' in %s matches '%s'; labels are %s",
+				    a->display, c->ev->name, text, labels);
 		else
-			fail(c, s->column, "unknown label '%s' of enum field '%s' in %s; labels are %s",
-			     text, a->display, c->ev->name, labels);
+			filter_fail(c->err, s->column, "unknown label '%s' of enum field '%s' in %s; labels are %s",
+				    text, a->display, c->ev->name, labels);
 		tnode_free(t);
 		t = NULL;
 	}
-	if (t)
-		t->is_bool = true;
 	tnode_free(s);
 	return t;
 }
@@ -469,7 +457,7 @@ static struct tnode *fold_strings(struct checker *c, const struct node *n,
 	int same;
 
 	if (l->glob && r->glob) {
-		fail(c, n->column, "cannot compare two patterns");
+		filter_fail(c->err, n->column, "cannot compare two patterns");
 	} else {
 		/* One side is plain text: match it against the other. */
 		const struct tnode *text = l->glob ? r : l;
@@ -515,19 +503,15 @@ static struct tnode *check_strings(struct checker *c, const struct node *n,
 		struct tnode *pat = l->is_const ? l : r;
 		struct tnode *val = l->is_const ? r : l;
 
-		t = combine(c, n, TK_STR_MATCH, VT_INT, val, NULL);
+		t = combine_bool(c, n, TK_STR_MATCH, val, NULL);
 		if (t) {
 			t->pat = pat->pat;
 			t->pat_len = pat->pat_len;
-			t->is_bool = true;
 		}
 		tnode_free(pat);
 		return t;
 	}
-	t = combine(c, n, TK_STR_EQ, VT_INT, l, r);
-	if (t)
-		t->is_bool = true;
-	return t;
+	return combine_bool(c, n, TK_STR_EQ, l, r);
 }
 
 static struct tnode *check_binary(struct checker *c, const struct node *n)
@@ -576,10 +560,10 @@ struct tnode *check_expr(const struct node *n, const struct filter_event *ev,
 	memset(err, 0, sizeof(*err));
 	t = check_node(&c, n);
 	if (t && t->type != VT_INT) {
-		fail(&c, n->column,
-		     "the filter is %s, not a condition: compare it (as %s)",
-		     type_name(t->type),
-		     t->type == VT_FLOAT ? "x > 0.5" : "name == \"abc*\"");
+		filter_fail(err, n->column,
+			    "the filter is %s, not a condition: compare it (as %s)",
+			    type_name(t->type),
+			    t->type == VT_FLOAT ? "x > 0.5" : "name == \"abc*\"");
 		tnode_free(t);
 		return NULL;
 	}

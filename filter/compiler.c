@@ -3,6 +3,7 @@
  *
  * SPDX-License-Identifier: GPL-2.0-only
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,13 +24,23 @@ void filter_error_format(const struct filter_error *err, char *buf,
 		snprintf(buf, len, "%s", err->msg);
 }
 
+int filter_fail(struct filter_error *err, int col, const char *fmt, ...)
+{
+	va_list ap;
+
+	err->column = col;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
 struct filter_expr *filter_parse(const char *text, struct filter_error *err)
 {
 	struct filter_expr *e = calloc(1, sizeof(*e));
 
 	if (!e) {
-		err->column = 0;
-		snprintf(err->msg, sizeof(err->msg), "out of memory");
+		filter_fail(err, 0, "out of memory");
 		return NULL;
 	}
 	e->root = ast_parse(text, err);

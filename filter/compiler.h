@@ -38,6 +38,10 @@ struct filter_error {
 void filter_error_format(const struct filter_error *err, char *buf,
 			 size_t len);
 
+/* Set `err` to column `col` and the formatted message.  Returns -1. */
+int filter_fail(struct filter_error *err, int col, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 struct filter_expr;
 
 /* NULL with `err` on a syntax error; malloc failure aborts nothing: NULL. */

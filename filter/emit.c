@@ -12,7 +12,6 @@
  * and a variant option checks the tag (TAG_IS).  The finished program is
  * run through the validator libust uses before it is returned.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,19 +32,13 @@ struct emitter {
 	bool failed;
 };
 
-__attribute__((format(printf, 3, 4)))
-static void fail(struct emitter *e, int col, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (e->failed)
-		return;
-	e->failed = true;
-	e->err->column = col;
-	va_start(ap, fmt);
-	vsnprintf(e->err->msg, sizeof(e->err->msg), fmt, ap);
-	va_end(ap);
-}
+/* Only the first error is told: the later ones follow from it. */
+#define fail(e, col, ...)						\
+	do {								\
+		if (!(e)->failed)					\
+			filter_fail((e)->err, (col), __VA_ARGS__);	\
+		(e)->failed = true;					\
+	} while (0)
 
 /* How an instruction changes the stack's depth. */
 static int stack_delta(uint8_t op)

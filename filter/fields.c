@@ -20,18 +20,6 @@
 #include "fields.h"
 #include "runtime.h"
 
-__attribute__((format(printf, 3, 4)))
-static int fail(struct filter_error *err, int col, const char *fmt, ...)
-{
-	va_list ap;
-
-	err->column = col;
-	va_start(ap, fmt);
-	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 /* ---- types ---- */
 
 const char *fields_kind_name(const struct rd_type *t)
@@ -208,7 +196,7 @@ static void lt_close(struct layout_text *b)
 
 static int unsupported(struct filter_error *err, const char *what)
 {
-	return fail(err, 0, "ust cannot filter on these fields: %s", what);
+	return filter_fail(err, 0, "ust cannot filter on these fields: %s", what);
 }
 
 int type_layout(const struct rd_type *t, struct layout_text *b,
@@ -245,28 +233,23 @@ int type_layout(const struct rd_type *t, struct layout_text *b,
 	}
 }
 
-/* Is member m the length of a sequence, or the tag of a variant, before `to`? */
-static bool is_sequence_length(const struct rd_type *st, size_t m, size_t to)
+/*
+ * Is member m what a later member of kind `kind` (before `to`) refers to:
+ * the length of an RD_SEQUENCE, the tag of an RD_VARIANT?
+ */
+static bool referenced_by(const struct rd_type *st, size_t m, size_t to,
+			  enum rd_kind kind)
 {
-	size_t s;
+	size_t i;
 
-	for (s = m + 1; s < to; s++) {
-		const struct rd_type *t = st->u.s.members[s].type;
+	for (i = m + 1; i < to; i++) {
+		const struct rd_type *t = st->u.s.members[i].type;
+		int ref;
 
-		if (t->kind == RD_SEQUENCE && t->u.a.len_index == (int)m)
-			return true;
-	}
-	return false;
-}
-
-static bool is_variant_tag(const struct rd_type *st, size_t m, size_t to)
-{
-	size_t v;
-
-	for (v = m + 1; v < to; v++) {
-		const struct rd_type *t = st->u.s.members[v].type;
-
-		if (t->kind == RD_VARIANT && t->u.v.tag_index == (int)m)
+		if (t->kind != kind)
+			continue;
+		ref = kind == RD_SEQUENCE ? t->u.a.len_index : t->u.v.tag_index;
+		if (ref == (int)m)
 			return true;
 	}
 	return false;
@@ -342,14 +325,14 @@ int fields_layout(const struct rd_type *st, size_t to, struct layout_text *b,
 	size_t m;
 
 	if (!slots)
-		return fail(err, 0, "out of memory");
+		return filter_fail(err, 0, "out of memory");
 	for (m = 0; m < to && ret == 0; m++) {
 		const struct rd_type *t = st->u.s.members[m].type;
 		char item[8];
 
-		if (is_sequence_length(st, m, to))
+		if (referenced_by(st, m, to, RD_SEQUENCE))
 			continue;	/* with its sequence, as Q */
-		if (is_variant_tag(st, m, to)) {
+		if (referenced_by(st, m, to, RD_VARIANT)) {
 			if (!scalar_supported(t))
 				ret = unsupported(err, "a variant tag that is not a byte-aligned integer");
 			else if (b->next_tag >= UST_FILTER_LAYOUT_TAGS)
@@ -367,7 +350,7 @@ int fields_layout(const struct rd_type *st, size_t to, struct layout_text *b,
 	}
 	free(slots);
 	if (ret == 0 && b->oom)
-		return fail(err, 0, "out of memory");
+		return filter_fail(err, 0, "out of memory");
 	return ret;
 }
 
@@ -392,13 +375,13 @@ int filter_event_init(struct filter_event *ev, const char *name,
 	if (!ev->name || !ev->layout || !ev->tsdl ||
 	    asprintf(&text, wrap, ev->tsdl) < 0) {
 		filter_event_release(ev);
-		return fail(err, 0, "out of memory");
+		return filter_fail(err, 0, "out of memory");
 	}
 	if (rd_metadata_parse(&ev->md, text, strlen(text), msg, sizeof(msg))) {
 		memset(&ev->md, 0, sizeof(ev->md));	/* released by the parser */
 		free(text);
 		filter_event_release(ev);
-		return fail(err, 0, "cannot read the fields of %s: %s", name, msg);
+		return filter_fail(err, 0, "cannot read the fields of %s: %s", name, msg);
 	}
 	free(text);
 	ev->fields = ev->md.streams[0].events[0]->fields;
@@ -407,8 +390,8 @@ int filter_event_init(struct filter_event *ev, const char *name,
 	if (fields_layout(ev->fields, ev->fields->u.s.nr, &b, err) ||
 	    strcmp(b.s ? b.s : "", ev->layout)) {
 		if (!err->msg[0])
-			fail(err, 0, "the fields of %s do not give its layout '%s' (they give '%s')",
-			     name, ev->layout, b.s ? b.s : "");
+			filter_fail(err, 0, "the fields of %s do not give its layout '%s' (they give '%s')",
+				    name, ev->layout, b.s ? b.s : "");
 		layout_text_release(&b);
 		filter_event_release(ev);
 		return -1;
@@ -436,7 +419,7 @@ static void member_list(const struct rd_type *st, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (i = 0; i < st->u.s.nr && at < len; i++) {
-		if (is_sequence_length(st, i, st->u.s.nr))
+		if (referenced_by(st, i, st->u.s.nr, RD_SEQUENCE))
 			continue;
 		at += (size_t)snprintf(buf + at, len - at, "%s%s", at ? ", " : "",
 				       st->u.s.members[i].name);
@@ -459,13 +442,13 @@ static int unknown_member(const struct filter_event *ev, const struct rd_type *s
 
 	member_list(st, list, sizeof(list));
 	if (a->nr_steps == 0 && !list[0])
-		return fail(err, s->column, "unknown field '%s' in %s, which has no fields",
-			    s->name, ev->name);
+		return filter_fail(err, s->column, "unknown field '%s' in %s, which has no fields",
+				   s->name, ev->name);
 	if (a->nr_steps == 0)
-		return fail(err, s->column, "unknown field '%s' in %s; fields are %s",
-			    s->name, ev->name, list);
-	return fail(err, s->column, "unknown member '%s' of '%s' in %s; members are %s",
-		    s->name, a->display, ev->name, list);
+		return filter_fail(err, s->column, "unknown field '%s' in %s; fields are %s",
+				   s->name, ev->name, list);
+	return filter_fail(err, s->column, "unknown member '%s' of '%s' in %s; members are %s",
+			   s->name, a->display, ev->name, list);
 }
 
 static int unknown_option(const struct filter_event *ev, const struct rd_type *v,
@@ -479,8 +462,8 @@ static int unknown_option(const struct filter_event *ev, const struct rd_type *v
 	for (i = 0; i < v->u.v.nr && at < sizeof(list); i++)
 		at += (size_t)snprintf(list + at, sizeof(list) - at, "%s%s",
 				       at ? ", " : "", v->u.v.options[i].name);
-	return fail(err, s->column, "unknown option '%s' of variant '%s' in %s; options are %s",
-		    s->name, a->display, ev->name, list);
+	return filter_fail(err, s->column, "unknown option '%s' of variant '%s' in %s; options are %s",
+			   s->name, a->display, ev->name, list);
 }
 
 static int add(struct access *a, enum step_kind kind, const struct rd_type *parent,
@@ -490,7 +473,7 @@ static int add(struct access *a, enum step_kind kind, const struct rd_type *pare
 					    (a->nr_steps + 1) * sizeof(*grown));
 
 	if (!grown)
-		return fail(err, 0, "out of memory");
+		return filter_fail(err, 0, "out of memory");
 	a->steps = grown;
 	grown[a->nr_steps].kind = kind;
 	grown[a->nr_steps].parent = parent;
@@ -519,18 +502,18 @@ static int index_step(struct access *a, const struct rd_type **t,
 	const struct rd_type *arr = *t;
 
 	if (arr->kind != RD_ARRAY && arr->kind != RD_SEQUENCE)
-		return fail(err, s->column, "'%s' is %s, not an array or a sequence: it has no elements",
-			    a->display, fields_kind_name(arr));
+		return filter_fail(err, s->column, "'%s' is %s, not an array or a sequence: it has no elements",
+				   a->display, fields_kind_name(arr));
 	if (arr->kind == RD_ARRAY && s->index >= arr->u.a.len)
-		return fail(err, s->column, "index %llu is out of the bounds of '%s' (%llu elements)",
-			    (unsigned long long)s->index, a->display,
-			    (unsigned long long)arr->u.a.len);
+		return filter_fail(err, s->column, "index %llu is out of the bounds of '%s' (%llu elements)",
+				   (unsigned long long)s->index, a->display,
+				   (unsigned long long)arr->u.a.len);
 	if (arr->kind == RD_SEQUENCE &&
 	    (a->nr_steps == 0 || a->steps[a->nr_steps - 1].kind != ST_MEMBER))
 		return unsupported(err, "a sequence that is not a field of its own");
 	if (s->index > UINT32_MAX)
-		return fail(err, s->column, "index %llu is too large",
-			    (unsigned long long)s->index);
+		return filter_fail(err, s->column, "index %llu is too large",
+				   (unsigned long long)s->index);
 	*t = arr->u.a.elem;
 	return add(a, ST_INDEX, arr, 0, s->index, err);
 }
@@ -558,8 +541,8 @@ static int name_step(const struct filter_event *ev, struct access *a,
 		*t = parent->u.v.options[m].type;
 		return add(a, ST_OPTION, parent, m, 0, err);
 	}
-	return fail(err, s->column, "'%s' is %s: it has no member '%s'",
-		    a->display, fields_kind_name(parent), s->name);
+	return filter_fail(err, s->column, "'%s' is %s: it has no member '%s'",
+			   a->display, fields_kind_name(parent), s->name);
 }
 
 /* The path must end on a value that compares. */
@@ -568,17 +551,17 @@ static int check_scalar(const struct access *a, const struct rd_type *t,
 {
 	switch (t->kind) {
 	case RD_STRUCT:
-		return fail(err, col, "'%s' is a struct: compare one of its members, as %s.%s",
-			    a->display, a->display,
-			    t->u.s.nr ? t->u.s.members[0].name : "x");
+		return filter_fail(err, col, "'%s' is a struct: compare one of its members, as %s.%s",
+				   a->display, a->display,
+				   t->u.s.nr ? t->u.s.members[0].name : "x");
 	case RD_ARRAY:
 	case RD_SEQUENCE:
-		return fail(err, col, "'%s' is %s: compare one of its elements, as %s[0]",
-			    a->display, fields_kind_name(t), a->display);
+		return filter_fail(err, col, "'%s' is %s: compare one of its elements, as %s[0]",
+				   a->display, fields_kind_name(t), a->display);
 	case RD_VARIANT:
-		return fail(err, col, "'%s' is a variant: compare one of its options, as %s.%s",
-			    a->display, a->display,
-			    t->u.v.nr ? t->u.v.options[0].name : "X");
+		return filter_fail(err, col, "'%s' is a variant: compare one of its options, as %s.%s",
+				   a->display, a->display,
+				   t->u.v.nr ? t->u.v.options[0].name : "X");
 	default:
 		if (!scalar_supported(t))
 			return unsupported(err, "an integer or float that is not byte-aligned, or of an odd size");

@@ -12,7 +12,6 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,17 +24,9 @@ static int column(const struct lexer *lx, const char *at)
 	return (int)(at - lx->text) + 1;
 }
 
-__attribute__((format(printf, 3, 4)))
-static int fail(struct lexer *lx, const char *at, const char *fmt, ...)
-{
-	va_list ap;
-
-	lx->err->column = column(lx, at);
-	va_start(ap, fmt);
-	vsnprintf(lx->err->msg, sizeof(lx->err->msg), fmt, ap);
-	va_end(ap);
-	return -1;
-}
+/* An error about the text at `at`: -1. */
+#define fail(lx, at, ...) \
+	filter_fail((lx)->err, column((lx), (at)), __VA_ARGS__)
 
 /* Skip white space and comments. */
 static int skip_blank(struct lexer *lx)

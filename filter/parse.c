@@ -13,7 +13,6 @@
  * then the unary - + ! ~ (right to left), then field paths (`a.b[2]`),
  * constants and parentheses.  Binary operators group left to right.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,17 +30,8 @@ struct parser {
 	unsigned int depth;
 };
 
-__attribute__((format(printf, 3, 4)))
-static struct node *fail(struct parser *ps, int col, const char *fmt, ...)
-{
-	va_list ap;
-
-	ps->err->column = col;
-	va_start(ap, fmt);
-	vsnprintf(ps->err->msg, sizeof(ps->err->msg), fmt, ap);
-	va_end(ap);
-	return NULL;
-}
+/* filter_fail() where no node is made: NULL, to return. */
+#define fail(ps, col, ...) (filter_fail((ps)->err, (col), __VA_ARGS__), NULL)
 
 static int advance(struct parser *ps)
 {
@@ -55,6 +45,18 @@ static struct node *unexpected(struct parser *ps, const char *wanted)
 
 	lex_describe(&ps->tok, what, sizeof(what));
 	return fail(ps, ps->tok.column, "expected %s, found %s", wanted, what);
+}
+
+/* Move to the next token, which must be a `kind`: 0, or -1 with the error. */
+static int advance_to(struct parser *ps, enum tok_kind kind, const char *wanted)
+{
+	if (advance(ps))
+		return -1;
+	if (ps->tok.kind != kind) {
+		unexpected(ps, wanted);
+		return -1;
+	}
+	return 0;
 }
 
 static struct node *new_node(struct parser *ps, enum node_kind kind, int col)
@@ -120,19 +122,11 @@ static int parse_index(struct parser *ps, struct path_step *step)
 {
 	step->is_index = true;
 	step->column = ps->tok.column;
-	if (advance(ps))
+	if (advance_to(ps, TK_INT, "an index (a non-negative integer constant)"))
 		return -1;
-	if (ps->tok.kind != TK_INT) {
-		unexpected(ps, "an index (a non-negative integer constant)");
-		return -1;
-	}
 	step->index = ps->tok.ival;
-	if (advance(ps))
+	if (advance_to(ps, TK_RBRACKET, "']'"))
 		return -1;
-	if (ps->tok.kind != TK_RBRACKET) {
-		unexpected(ps, "']'");
-		return -1;
-	}
 	return advance(ps);
 }
 
@@ -141,10 +135,8 @@ static int add_step(struct parser *ps, struct node *n)
 	struct path_step *grown = realloc(n->path,
 					  (n->path_len + 1) * sizeof(*grown));
 
-	if (!grown) {
-		fail(ps, ps->tok.column, "out of memory");
-		return -1;
-	}
+	if (!grown)
+		return filter_fail(ps->err, ps->tok.column, "out of memory");
 	n->path = grown;
 	memset(&grown[n->path_len], 0, sizeof(*grown));
 	n->path_len++;
@@ -161,10 +153,8 @@ static int name_step(struct parser *ps, struct node *n)
 	step = &n->path[n->path_len - 1];
 	step->column = ps->tok.column;
 	step->name = strndup(ps->tok.text, ps->tok.len);
-	if (!step->name) {
-		fail(ps, ps->tok.column, "out of memory");
-		return -1;
-	}
+	if (!step->name)
+		return filter_fail(ps->err, ps->tok.column, "out of memory");
 	return advance(ps);
 }
 
@@ -181,17 +171,12 @@ static struct node *parse_path(struct parser *ps)
 			    parse_index(ps, &n->path[n->path_len - 1]))
 				goto error;
 		} else if (ps->tok.kind == TK_DOT) {
-			if (advance(ps))
-				goto error;
-			if (ps->tok.kind != TK_IDENT) {
-				unexpected(ps, "a member name after '.'");
-				goto error;
-			}
-			if (name_step(ps, n))
+			if (advance_to(ps, TK_IDENT, "a member name after '.'") ||
+			    name_step(ps, n))
 				goto error;
 		} else if (ps->tok.kind == TK_ARROW) {
-			fail(ps, ps->tok.column,
-			     "'->' is not supported: write '.' for a member");
+			filter_fail(ps->err, ps->tok.column,
+				    "'->' is not supported: write '.' for a member");
 			goto error;
 		} else {
 			return n;
@@ -213,21 +198,16 @@ static struct node *parse_global(struct parser *ps)
 	if (ps->tok.len != 4 || strncmp(ps->tok.text, "$ctx", 4))
 		return fail(ps, col, "unknown '%.*s': context fields are $ctx.NAME",
 			    (int)ps->tok.len, ps->tok.text);
-	if (advance(ps))
+	if (advance_to(ps, TK_DOT, "'.' after $ctx") ||
+	    advance_to(ps, TK_IDENT, "a context field name after '$ctx.'"))
 		return NULL;
-	if (ps->tok.kind != TK_DOT)
-		return unexpected(ps, "'.' after $ctx");
-	if (advance(ps))
-		return NULL;
-	if (ps->tok.kind != TK_IDENT)
-		return unexpected(ps, "a context field name after '$ctx.'");
 	n = new_node(ps, N_CTX, col);
 	if (!n)
 		return NULL;
 	n->ctx = strndup(ps->tok.text, ps->tok.len);
 	if (!n->ctx || advance(ps)) {
 		if (!n->ctx)
-			fail(ps, col, "out of memory");
+			filter_fail(ps->err, col, "out of memory");
 		ast_free(n);
 		return NULL;
 	}
@@ -380,10 +360,8 @@ struct node *ast_parse(const char *text, struct filter_error *err)
 	ps.err = err;
 	if (lex_next(&ps.lx, &ps.tok))
 		return NULL;
-	if (ps.tok.kind == TK_END) {
-		fail(&ps, 0, "empty expression");
-		return NULL;
-	}
+	if (ps.tok.kind == TK_END)
+		return fail(&ps, 0, "empty expression");
 	n = parse_binary(&ps, 1);
 	if (n && ps.tok.kind != TK_END) {
 		unexpected(&ps, "an operator");

@@ -40,7 +40,7 @@
 #define UST_FILTER_MAX_STACK	32u
 #define UST_FILTER_MAX_SIZE	(sizeof(struct ust_filter_header) + \
 				 UST_FILTER_MAX_INSNS * 8u + UST_FILTER_MAX_POOL)
-/* Limits of the layout texts of SKIP (the grammar of common/layout.c). */
+/* Limits of the layout texts of SKIP (the grammar of common/layout-walk.h). */
 #define UST_FILTER_LAYOUT_DEPTH	16u
 #define UST_FILTER_LAYOUT_TAGS	16u
 

@@ -20,11 +20,12 @@
  * with last_ts = its timestamp_begin, exactly where a CTF reader restarts
  * its clock.  Discard mode first checks that the consumer released the
  * next sub-buffer (I6), else the record is refused and counted (I7);
- * blocking mode first waits for that (wait_for_consumer()); overwrite
- * mode never waits (the consumer detects laps, I8); flight mode refuses
- * the switch while a snapshot has the channel frozen (I11).
+ * blocking mode first waits for that (ust__wait_for_consumer(), wake.c);
+ * overwrite mode never waits (the consumer detects laps, I8); flight mode
+ * refuses the switch while a snapshot has the channel frozen (I11).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
@@ -234,40 +235,6 @@ void ust__ringbuf_init_buffer(struct ust_session *s, struct ust_channel *ch,
 }
 
 /*
- * Blocking mode (UST_MODE=block): the next sub-buffer is not consumed
- * yet, so sleep until the consumer releases one, outside any restartable
- * sequence (the caller retries from the top, maybe on another CPU).  This
- * is the full-buffer path only; the hot path never sleeps.  A consumer
- * that makes no progress for UST_BLOCK_TIMEOUT_NS (dead, or stopped) gets
- * the channel marked stalled: records are then refused at once, as in
- * discard mode, until a writer finds room again.  Returns 0 when the
- * consumer moved, -1 when the record must be counted lost.
- */
-#define UST_BLOCK_TIMEOUT_NS	2000000000ull
-#define UST_BLOCK_PAUSE_NS	1000000
-
-static int wait_for_consumer(const struct ust_session *s, struct ust_channel *ch,
-			     struct ust_shm_buf *buf, uint64_t consumed)
-{
-	uint64_t waited;
-
-	/* Relaxed: `stalled` is a process-local hint shared by the writers. */
-	if (__atomic_load_n(&ch->stalled, __ATOMIC_RELAXED))
-		return -1;
-	/* Drain now rather than at the next tick; then sleep until woken (I16). */
-	ust__consumer_ring(s);
-	for (waited = 0; waited < UST_BLOCK_TIMEOUT_NS;
-	     waited += UST_BLOCK_PAUSE_NS) {
-		ust__consumed_wait(buf, consumed, UST_BLOCK_PAUSE_NS);
-		/* I6, acquire: as in buffer_switch(); partner: the consumer's release. */
-		if (__atomic_load_n(&buf->consumed, __ATOMIC_ACQUIRE) != consumed)
-			return 0;
-	}
-	__atomic_store_n(&ch->stalled, 1, __ATOMIC_RELAXED);
-	return -1;
-}
-
-/*
  * Close the packet holding position `off` and open the next one.  Returns
  * 0 when the switch was committed (or another writer's switch made it
  * moot: the caller retries either way), -ENOBUFS when discard mode found
@@ -296,14 +263,11 @@ static int buffer_switch(const struct ust_session *s,
 						    __ATOMIC_ACQUIRE);
 
 		if (new_start + ch->subbuf_size - consumed > ch->buf_size) {
-			if (ch->blocking && wait_for_consumer(s, ch, buf, consumed) == 0)
+			if (ch->blocking && ust__wait_for_consumer(s, ch, buf, consumed) == 0)
 				return 0;	/* room now: the caller retries */
 			count_lost(&buf->lost_full);
 			return -ENOBUFS;
 		}
-		/* Relaxed: a process-local hint; the consumer never reads it. */
-		if (__builtin_expect(__atomic_load_n(&ch->stalled, __ATOMIC_RELAXED), 0))
-			__atomic_store_n(&ch->stalled, 0, __ATOMIC_RELAXED);
 	} else if (ch->mode == UST_MODE_FLIGHT &&
 		   /*
 		    * I11, acquire: pairs with the consumer's store-release of

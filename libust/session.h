@@ -93,7 +93,15 @@ struct ust_channel {
 	uint32_t ctx_size;	/* ctf_ev_context_size(ctx_set) */
 	uint32_t ctx_img_size;	/* ctf_ev_context_image_size(ctx_set): the ip's offset */
 	uint32_t blocking;	/* discard mode: wait for room first */
-	int32_t stalled;	/* blocking gave up: the consumer is stuck */
+	/*
+	 * Blocking mode, process-local (wake.c, ust__wait_for_consumer()):
+	 * the CLOCK_MONOTONIC time at which the current wait for the
+	 * consumer gives up (0: nobody waits), and the mark of a stall (0:
+	 * none): the buffer the consumer left unmoved, and its position + 1.
+	 */
+	uint64_t wait_deadline;
+	uint64_t stall_mark;
+	struct ust_shm_buf *stall_buf;
 	uint32_t per_thread;	/* UST_CHAN_PER_THREAD: threadbuf.c writes it */
 };
 
@@ -213,10 +221,15 @@ UST_HIDDEN int ust__threads_init(struct ust_session *s, uint64_t offset);
 UST_HIDDEN void ust__threads_release(struct ust_session *s);
 UST_HIDDEN void ust__threads_forget(void);
 
-/* wake.c: blocked writers (I16) */
-UST_HIDDEN void ust__consumer_ring(const struct ust_session *s);
-UST_HIDDEN void ust__consumed_wait(struct ust_shm_buf *buf, uint64_t consumed,
-				  uint64_t timeout_ns);
+/*
+ * wake.c: blocking mode's wait for the consumer (I16), for per-CPU
+ * (ringbuf.c) and per-thread (threadbuf.c) buffers alike.  0 when the
+ * consumer freed a sub-buffer of `buf`, -1 when the record must be
+ * counted lost (the channel is stalled).
+ */
+UST_HIDDEN int ust__wait_for_consumer(const struct ust_session *s,
+				     struct ust_channel *ch,
+				     struct ust_shm_buf *buf, uint64_t consumed);
 
 /* flight.c */
 UST_HIDDEN uint32_t ust__event_channel(const struct ust_session *s,

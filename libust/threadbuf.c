@@ -42,8 +42,6 @@ __thread struct ust_tb_thread ust__tls_tb
 uint32_t ust__tb_quick;
 
 #define TB_MAPS_MIN		64u
-#define TB_BLOCK_TIMEOUT_NS	2000000000ull	/* as ringbuf.c's blocking mode */
-#define TB_BLOCK_NAP_NS		1000000ull	/* one futex wait, at most */
 
 static pthread_key_t tb_exit_key;
 static pthread_once_t tb_key_once = PTHREAD_ONCE_INIT;
@@ -76,14 +74,6 @@ static void tb_spin_unlock(int *lock)
 {
 	/* Release: partner of the exchange above. */
 	__atomic_store_n(lock, 0, __ATOMIC_RELEASE);
-}
-
-static uint64_t tb_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /* Grow the index of mapped regions to hold `need` entries. */
@@ -301,37 +291,6 @@ uint64_t ust__tb_write_slow(struct ust_session *s, struct ust_channel *ch,
 }
 
 /*
- * Blocking mode: sleep until the consumer frees a sub-buffer of this
- * buffer (I16).  0 when it did, -1 when the consumer freed nothing for
- * TB_BLOCK_TIMEOUT_NS of real time: the channel is then marked stalled
- * and records are refused at once until some writer finds room again.
- */
-static int tb_wait_for_consumer(struct ust_session *s, struct ust_channel *ch,
-				struct ust_shm_tbuf *ctl, uint64_t consumed)
-{
-	uint64_t deadline, now;
-
-	/* Relaxed: `stalled` is a process-local hint shared by the writers. */
-	if (__atomic_load_n(&ch->stalled, __ATOMIC_RELAXED))
-		return -1;
-	ust__consumer_ring(s);
-	deadline = tb_now_ns() + TB_BLOCK_TIMEOUT_NS;
-	for (;;) {
-		/* I6, acquire: as in tb_switch(); partner: the consumer's release. */
-		if (__atomic_load_n(&ctl->buf.consumed, __ATOMIC_ACQUIRE) != consumed)
-			return 0;
-		now = tb_now_ns();
-		if (now >= deadline)
-			break;
-		ust__consumed_wait(&ctl->buf, consumed,
-				   deadline - now < TB_BLOCK_NAP_NS ?
-				   deadline - now : TB_BLOCK_NAP_NS);
-	}
-	__atomic_store_n(&ch->stalled, 1, __ATOMIC_RELAXED);
-	return -1;
-}
-
-/*
  * Close the open packet and open the next one at time `ts` (the record's
  * that does not fit: packets end and begin where a reader's clock is).
  * 0: switched; 1: waited for the consumer, look again; -1: refused, the
@@ -355,14 +314,12 @@ static int tb_switch(struct ust_session *s, struct ust_channel *ch,
 						    __ATOMIC_ACQUIRE);
 
 		if (new_start + w->subbuf_size - consumed > w->mask + 1) {
-			if (ch->blocking && tb_wait_for_consumer(s, ch, ctl, consumed) == 0)
+			if (ch->blocking &&
+			    ust__wait_for_consumer(s, ch, &ctl->buf, consumed) == 0)
 				return 1;
 			tb_count(&ctl->buf.lost_full);
 			return -1;
 		}
-		/* Relaxed: a process-local hint; the consumer never reads it. */
-		if (__builtin_expect(__atomic_load_n(&ch->stalled, __ATOMIC_RELAXED), 0))
-			__atomic_store_n(&ch->stalled, 0, __ATOMIC_RELAXED);
 	}
 	if (ts < w->last_ts)
 		ts = w->last_ts;	/* I4 */

@@ -165,9 +165,8 @@ int ust_relay_send_dir(struct ust_relay *r, const char *dir, const char *path, i
 		ret = add_files(r, dfd, dir, path, &files, &n);
 	if (!ret)
 		ret = ust_relay_streams_sent(r);
-	while (!ret && (ret = ust_relay_send_metadata(meta, text, mlen)) == UST_RELAY_FULL)
-		if (ust_relay_flush(r, timeout_ms) != UST_RELAY_OK && !ust_relay_broken(r))
-			break;
+	if (!ret)
+		ret = ust_relay_send_metadata_wait(meta, text, mlen, timeout_ms);
 	if (!ret)
 		ret = send_packets(r, files, n, timeout_ms, packets);
 	if (!ret)

@@ -508,6 +508,32 @@ int ust_relay_flush(struct ust_relay *r, int timeout_ms)
 	return drain(r, true, ust_net_deadline(timeout_ms));
 }
 
+int ust_relay_send_metadata_wait(struct ust_relay_stream *s, const void *text,
+				 size_t len, int timeout_ms)
+{
+	int ret;
+
+	while ((ret = ust_relay_send_metadata(s, text, len)) == UST_RELAY_FULL) {
+		if (ust_relay_flush(s->relay, timeout_ms) == UST_RELAY_FULL)
+			return UST_RELAY_FULL;
+	}
+	return ret;
+}
+
+int ust_relay_send_packet_wait(struct ust_relay_stream *s, const void *packet,
+			       size_t len, const struct ust_relay_index *index,
+			       uint64_t note, int stall_ms)
+{
+	int ret;
+
+	while ((ret = ust_relay_send_packet(s, packet, len, index, note)) == UST_RELAY_FULL) {
+		ret = ust_relay_wait_room(s->relay, len, stall_ms);
+		if (ret)
+			return ret;
+	}
+	return ret;
+}
+
 /*
  * Queue r->msg on the control socket; `answers` if the relay replies
  * (`seq` and `notes` are kept with the expected answer).

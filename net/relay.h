@@ -167,6 +167,23 @@ int ust_relay_wait_room(struct ust_relay *r, size_t len, int stall_ms);
 int ust_relay_flush(struct ust_relay *r, int timeout_ms);
 
 /*
+ * ust_relay_send_metadata(), flushing the queues while they are full:
+ * metadata must not be lost.  UST_RELAY_FULL only when a flush did not
+ * finish within `timeout_ms`.
+ */
+int ust_relay_send_metadata_wait(struct ust_relay_stream *s, const void *text,
+				 size_t len, int timeout_ms);
+
+/*
+ * ust_relay_send_packet(), waiting while the queues are full, as a writer
+ * waits for a slow disk (ust_relay_wait_room()): UST_RELAY_FULL only when
+ * the relay took nothing for `stall_ms`.
+ */
+int ust_relay_send_packet_wait(struct ust_relay_stream *s, const void *packet,
+			       size_t len, const struct ust_relay_index *index,
+			       uint64_t note, int stall_ms);
+
+/*
  * Has the relay written (data and index) everything sent on `s`?
  * 1 pending, 0 stored, UST_RELAY_BROKEN.  Waits for the answer.
  */

@@ -21,6 +21,7 @@
  * line for the error messages.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -418,6 +419,14 @@ static int parse_clock_map(struct parser *ps)
 	return 0;
 }
 
+/* An alignment in bits: a power of two up to 4096. */
+static int check_align(struct parser *ps, uint64_t v)
+{
+	if (v < 1 || v > 4096 || (v & (v - 1)))
+		return fail(ps, "bad align %llu", (unsigned long long)v);
+	return 0;
+}
+
 static int byte_order_word(struct parser *ps, const char *w, bool *be)
 {
 	if (!strcmp(w, "le"))
@@ -429,6 +438,19 @@ static int byte_order_word(struct parser *ps, const char *w, bool *be)
 	else
 		return fail(ps, "bad byte_order '%s'", w);
 	return 0;
+}
+
+/* "{ key = value; ... }" after a type's keyword: each attribute to `attr`. */
+static int parse_attributes(struct parser *ps, struct rd_type *t,
+			    int (*attr)(struct parser *, struct rd_type *))
+{
+	if (next(ps) || expect(ps, "{"))
+		return -1;
+	while (!is_punct(ps, "}")) {
+		if (attr(ps, t))
+			return -1;
+	}
+	return next(ps);
 }
 
 /* One `key = value;` inside integer { }. */
@@ -449,8 +471,8 @@ static int integer_attr(struct parser *ps, struct rd_type *t)
 					    (unsigned long long)v);
 			t->u.i.size = v;
 		} else {
-			if (v < 1 || v > 4096 || (v & (v - 1)))
-				return fail(ps, "bad align %llu", (unsigned long long)v);
+			if (check_align(ps, v))
+				return -1;
 			t->align = v;
 		}
 	} else if (!strcmp(key, "map")) {
@@ -500,15 +522,11 @@ static struct rd_type *parse_integer(struct parser *ps)
 {
 	struct rd_type *t = new_type(ps, RD_INT);
 
-	if (!t || next(ps) || expect(ps, "{"))
+	if (!t)
 		return NULL;
 	t->u.i.base = 10;
 	t->u.i.be = ps->md->be;
-	while (!is_punct(ps, "}")) {
-		if (integer_attr(ps, t))
-			return NULL;
-	}
-	if (next(ps))
+	if (parse_attributes(ps, t, integer_attr))
 		return NULL;
 	if (!t->u.i.size) {
 		fail(ps, "integer without a size");
@@ -537,8 +555,8 @@ static int float_attr(struct parser *ps, struct rd_type *t)
 	else if (!strcmp(key, "mant_dig"))
 		t->u.f.mant_dig = (unsigned int)(v < 64 ? v : 64);
 	else if (!strcmp(key, "align")) {
-		if (v < 1 || v > 4096 || (v & (v - 1)))
-			return fail(ps, "bad align %llu", (unsigned long long)v);
+		if (check_align(ps, v))
+			return -1;
 		t->align = (unsigned int)v;
 	} else {
 		return fail(ps, "unknown floating_point attribute '%s'", key);
@@ -551,14 +569,10 @@ static struct rd_type *parse_float(struct parser *ps)
 {
 	struct rd_type *t = new_type(ps, RD_FLOAT);
 
-	if (!t || next(ps) || expect(ps, "{"))
+	if (!t)
 		return NULL;
 	t->u.f.be = ps->md->be;
-	while (!is_punct(ps, "}")) {
-		if (float_attr(ps, t))
-			return NULL;
-	}
-	if (next(ps))
+	if (parse_attributes(ps, t, float_attr))
 		return NULL;
 	if (!(t->u.f.exp_dig == 8 && t->u.f.mant_dig == 24) &&
 	    !(t->u.f.exp_dig == 11 && t->u.f.mant_dig == 53)) {
@@ -612,10 +626,9 @@ static int parse_align_suffix(struct parser *ps, unsigned int *align)
 
 	if (!is_ident(ps, "align"))
 		return 0;
-	if (next(ps) || expect(ps, "(") || parse_uint(ps, &v) || expect(ps, ")"))
+	if (next(ps) || expect(ps, "(") || parse_uint(ps, &v) || expect(ps, ")") ||
+	    check_align(ps, v))
 		return -1;
-	if (v < 1 || v > 4096 || (v & (v - 1)))
-		return fail(ps, "bad align %llu", (unsigned long long)v);
 	if (v > *align)
 		*align = v;
 	return 0;
@@ -1222,6 +1235,30 @@ static int add_stream(struct parser *ps, struct stream_tmp *s)
 	return 0;
 }
 
+static void clock_normalize(struct rd_clock *c);
+
+/*
+ * The clock's origin, offset_s seconds plus offset cycles, must be a
+ * time in ns that fits in 64 bits (babeltrace2 refuses such a trace
+ * too, at its first packet).
+ */
+static int clock_check(struct parser *ps, struct rd_clock *c)
+{
+	int64_t s = c->offset_s, ns;
+
+	if (c->offset >= c->freq &&
+	    __builtin_add_overflow(s, (int64_t)(c->offset / c->freq), &s))
+		goto range;
+	if (__builtin_mul_overflow(s, 1000000000LL, &ns) ||
+	    __builtin_add_overflow(ns, 1000000000LL, &ns))
+		goto range;
+	clock_normalize(c);
+	return 0;
+range:
+	return fail(ps, "clock offset out of range (offset_s = %" PRId64 ", offset = %" PRIu64 ")",
+		    c->offset_s, c->offset);
+}
+
 static int parse_top_block(struct parser *ps)
 {
 	const char *w = ps->tok.s;
@@ -1237,7 +1274,8 @@ static int parse_top_block(struct parser *ps)
 			return fail(ps, "more than one clock is not supported");
 		ps->md->has_clock = true;
 		ps->md->clock.freq = 1000000000;
-		return parse_block(ps, clock_entry, &ps->md->clock);
+		return parse_block(ps, clock_entry, &ps->md->clock) ||
+		       clock_check(ps, &ps->md->clock);
 	}
 	if (!strcmp(w, "stream")) {
 		struct stream_tmp s = { 0 };
@@ -1349,7 +1387,6 @@ int rd_metadata_parse(struct rd_metadata *md, const char *text, size_t len,
 	} else if (memchr(text, '\0', len)) {
 		fail(&ps, "NUL byte in metadata");
 	} else if (!next(&ps) && !parse_top(&ps) && !check_streams(&ps)) {
-		clock_normalize(&md->clock);
 		rd_clock_set_origin(&md->clock);
 		return 0;
 	}
@@ -1403,7 +1440,13 @@ void rd_clock_set_origin(struct rd_clock *c)
 	c->origin_ns = c->offset_s * 1000000000LL + (int64_t)cycles_to_ns(c->freq, c->offset);
 }
 
+/* Saturated at INT64_MAX: a corrupt timestamp cannot overflow. */
 int64_t rd_clock_ns(const struct rd_clock *c, uint64_t cycles)
 {
-	return c->origin_ns + (int64_t)cycles_to_ns(c->freq, cycles);
+	uint64_t ns = cycles_to_ns(c->freq, cycles);
+	int64_t t;
+
+	if (ns > (uint64_t)INT64_MAX || __builtin_add_overflow(c->origin_ns, (int64_t)ns, &t))
+		return INT64_MAX;
+	return t;
 }

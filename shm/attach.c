@@ -74,13 +74,11 @@ int shm_map_attach(struct shm_map *m, pid_t pid, char *err, size_t errlen)
 	return ret;
 }
 
-int shm_map_attach_fd(struct shm_map *m, pid_t pid, int *fdp, char *err,
-		      size_t errlen)
+int shm_memfd_open(pid_t pid, char *err, size_t errlen)
 {
 	char path[64];
 	int nr, fd, ret;
 
-	memset(m, 0, sizeof(*m));
 	nr = find_memfd(pid, err, errlen);
 	if (nr < 0)
 		return nr;
@@ -91,6 +89,18 @@ int shm_map_attach_fd(struct shm_map *m, pid_t pid, int *fdp, char *err,
 		shm_fail_msg(err, errlen, "%s: %s", path, strerror(errno));
 		return ret;
 	}
+	return fd;
+}
+
+int shm_map_attach_fd(struct shm_map *m, pid_t pid, int *fdp, char *err,
+		      size_t errlen)
+{
+	int fd, ret;
+
+	memset(m, 0, sizeof(*m));
+	fd = shm_memfd_open(pid, err, errlen);
+	if (fd < 0)
+		return fd;
 	ret = shm_map_open(m, fd, err, errlen);
 	if (!ret && m->pid != pid) {
 		shm_fail_msg(err, errlen, "process %d: its trace memory belongs to "

@@ -87,6 +87,12 @@ struct ust_shm_tbuf *shm_thread_map(const struct shm_map *m, uint64_t i);
  * by libust; -EACCES/-EPERM: not allowed; -ESRCH: no such process).
  */
 int shm_map_attach(struct shm_map *m, pid_t pid, char *err, size_t errlen);
+/*
+ * Only open the memfd "ust-trace" that process `pid` holds (the traced
+ * process, or its consumer), without mapping it.  Returns the fd or
+ * -errno with a reason in `err`, as shm_map_attach().
+ */
+int shm_memfd_open(pid_t pid, char *err, size_t errlen);
 /* The same, keeping the memfd open in *fd (for the control lock). */
 int shm_map_attach_fd(struct shm_map *m, pid_t pid, int *fd, char *err,
 		      size_t errlen);

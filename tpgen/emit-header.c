@@ -21,20 +21,6 @@
 
 #include "emit.h"
 
-static int emit_banner(FILE *out, const struct tp_facility *fac,
-		       const char *input_name)
-{
-	char *title;
-	int ret;
-
-	if (asprintf(&title, "%s_tp.h - tracepoints of the '%s' facility.",
-		     fac->name, fac->name) < 0)
-		return -1;
-	ret = tp_emit_banner(out, title, fac->description, input_name);
-	free(title);
-	return ret;
-}
-
 /*
  * Host-size integers are recorded with the sizes of the machine tpgen ran
  * on: the header refuses to build on another ABI rather than record
@@ -450,7 +436,9 @@ int tp_emit_header(FILE *out, const struct tp_facility *fac,
 
 	tp_facility_features(fac, &feat);
 	st.typedef_done = calloc(fac->nr_typedefs + 1, sizeof(bool));
-	if (!st.typedef_done || emit_banner(out, fac, input_name))
+	if (!st.typedef_done ||
+	    tp_emit_banner(out, fac, "h", "tracepoints", fac->description,
+			   input_name))
 		goto out;
 	emit_prologue(out, fac, &feat, opts);
 	if (emit_types(out, &st))

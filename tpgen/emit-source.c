@@ -36,19 +36,13 @@ static void emit_helpers(FILE *out, const struct tp_facility *fac);
 static int emit_banner(FILE *out, const struct tp_facility *fac,
 		       const char *input_name)
 {
-	char *title;
-	int ret;
-
-	if (asprintf(&title, "%s_tp.c - event descriptors, probes and registration of the '%s' facility.",
-		     fac->name, fac->name) < 0)
+	if (tp_emit_banner(out, fac, "c",
+			   "event descriptors, probes and registration", NULL,
+			   input_name))
 		return -1;
-	ret = tp_emit_banner(out, title, NULL, input_name);
-	free(title);
-	if (ret)
-		return ret;
 	fprintf(out, "#include \"%s_tp.h\"\n", fac->name);
 	emit_helpers(out, fac);
-	return ret;
+	return 0;
 }
 
 /*
@@ -146,15 +140,9 @@ static enum staging staging_of(const struct tp_type *type)
 /* The fixed-size integer type of an enum's values on the wire. */
 static const char *enum_wire_type(const struct tp_type *type)
 {
-	static const char *const sint[] = {
-		[1] = "int8_t", [2] = "int16_t", [4] = "int32_t", [8] = "int64_t",
-	};
-	static const char *const uint[] = {
-		[1] = "uint8_t", [2] = "uint16_t", [4] = "uint32_t", [8] = "uint64_t",
-	};
 	const struct tp_enum *en = tp_type_resolve(type)->u.enumeration.def;
 
-	return en->is_signed ? sint[en->size] : uint[en->size];
+	return tp_fixed_int_c_name(en->size, en->is_signed);
 }
 
 /* Writing the statements that fill STAGE_BYTES members. */

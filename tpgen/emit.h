@@ -48,10 +48,12 @@ void tp_emit_semaphore_definitions(FILE *out, const struct tp_facility *fac);
 void tp_emit_comment(FILE *out, const char *const *paragraphs, size_t nr);
 
 /*
- * The opening comment of a generated file: `title`, then `description`
- * (may be NULL), then where the file comes from.  Returns 0 or -1.
+ * The opening comment of the generated file <facility>_tp.<ext>: what it
+ * holds (`what` "of the '<facility>' facility"), then `description` (may
+ * be NULL), then where it comes from.  Returns 0 or -1.
  */
-int tp_emit_banner(FILE *out, const char *title, const char *description,
+int tp_emit_banner(FILE *out, const struct tp_facility *fac, const char *ext,
+		   const char *what, const char *description,
 		   const char *input_name);
 
 /* `s` as one C string literal, valid in C99 and C++, quotes included. */

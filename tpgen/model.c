@@ -172,7 +172,7 @@ const struct tp_type *tp_type_resolve(const struct tp_type *type)
 	return type;
 }
 
-static const char *integer_c_name(const struct tp_type *type)
+const char *tp_fixed_int_c_name(unsigned int size, bool is_signed)
 {
 	static const char *const sint[] = {
 		[1] = "int8_t", [2] = "int16_t", [4] = "int32_t", [8] = "int64_t",
@@ -180,11 +180,17 @@ static const char *integer_c_name(const struct tp_type *type)
 	static const char *const uint[] = {
 		[1] = "uint8_t", [2] = "uint16_t", [4] = "uint32_t", [8] = "uint64_t",
 	};
+
+	return is_signed ? sint[size] : uint[size];
+}
+
+static const char *integer_c_name(const struct tp_type *type)
+{
 	bool s = type->u.integer.is_signed;
 
 	switch (type->u.integer.ctype) {
 	case TP_CTYPE_FIXED:
-		return s ? sint[type->u.integer.size] : uint[type->u.integer.size];
+		return tp_fixed_int_c_name(type->u.integer.size, s);
 	case TP_CTYPE_INT:
 		return s ? "int" : "unsigned int";
 	case TP_CTYPE_LONG:

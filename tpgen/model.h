@@ -204,6 +204,9 @@ const struct tp_type *tp_type_resolve(const struct tp_type *type);
  */
 const char *tp_type_c_name(const struct tp_type *type);
 
+/* "int8_t" ... "uint64_t": the fixed-size integer of `size` bytes (1, 2, 4, 8). */
+const char *tp_fixed_int_c_name(unsigned int size, bool is_signed);
+
 /* True when values of this type have one size known at build time. */
 bool tp_type_is_fixed(const struct tp_type *type);
 

@@ -133,7 +133,7 @@ static char *memstream_finish(FILE *out, char **buf)
  * Writing a layout string: consecutive fixed bytes are one "F<n>" token,
  * flushed before any other token; `space` says whether the next token
  * needs a separator (not after '[', ':' or '|').  Tag slots are numbered
- * in text order, as shm/layout.c counts them.
+ * in text order, as common/layout-walk.h counts them.
  */
 struct lay {
 	FILE *out;
@@ -170,6 +170,18 @@ static void lay_close(struct lay *l, char c)
 }
 
 static void lay_fields(struct lay *l, const struct tp_field_list *fields);
+static void lay_type(struct lay *l, const struct tp_type *type);
+
+/* "A<n>[elem]" (an array of n) or "Q<n>[elem]" (an n-byte length first). */
+static void lay_repeat(struct lay *l, char item, unsigned int n,
+		       const struct tp_type *elem)
+{
+	lay_begin(l);
+	fprintf(l->out, "%c%u[", item, n);
+	l->space = false;
+	lay_type(l, elem);
+	lay_close(l, ']');
+}
 
 static void lay_type(struct lay *l, const struct tp_type *type)
 {
@@ -184,18 +196,11 @@ static void lay_type(struct lay *l, const struct tp_type *type)
 		fputc('S', l->out);
 		break;
 	case TP_TYPE_ARRAY:
-		lay_begin(l);
-		fprintf(l->out, "A%u[", type->u.array.length);
-		l->space = false;
-		lay_type(l, type->u.array.elem);
-		lay_close(l, ']');
+		lay_repeat(l, 'A', type->u.array.length, type->u.array.elem);
 		break;
 	case TP_TYPE_SEQUENCE:
-		lay_begin(l);
-		fprintf(l->out, "Q%u[", type->u.sequence.lengthsize);
-		l->space = false;
-		lay_type(l, type->u.sequence.elem);
-		lay_close(l, ']');
+		lay_repeat(l, 'Q', type->u.sequence.lengthsize,
+			   type->u.sequence.elem);
 		break;
 	case TP_TYPE_STRUCT:
 		lay_fields(l, &type->u.structure.fields);

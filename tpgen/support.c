@@ -12,7 +12,7 @@
  *     sequence, nor a variant's option: wrap it in a <struct>;
  *   - a sequence `x` gives the C parameter (or member) `x_len`, which no
  *     other field of the same list may be named;
- *   - the consumer's layout walker (shm/layout.c) follows at most 16
+ *   - the layout walker (common/layout-walk.h) follows at most 16
  *     tag fields and 16 nested brackets per event;
  *   - every fixed-size field is staged on the probe's stack, which bounds
  *     an event's fixed-size fields.
@@ -27,7 +27,7 @@
 /* Bytes of fixed-size fields one event may have: they are on the stack. */
 #define TP_MAX_FIXED_PAYLOAD 65536u
 
-/* What shm/layout.c accepts (LAYOUT_MAX_TAGS, LAYOUT_MAX_DEPTH). */
+/* What common/layout-walk.h accepts (UST__LAYOUT_MAX_TAGS, _DEPTH). */
 #define TP_MAX_LAYOUT_TAGS 16u
 #define TP_MAX_LAYOUT_DEPTH 16u
 

@@ -1,16 +1,15 @@
 /*
  * classes.c - the CTF event classes of the kernel trace, made from the
- * tracepoints' ftrace formats (parsed by libtraceevent).
+ * tracepoints' ftrace formats (parsed by libtraceevent), and the
+ * classes of the statedump.
  *
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * Names follow LTTng's kernel tracer so that tools written for it (Trace
- * Compass's kernel analyses, `ust report`) understand the trace:
- * syscalls:sys_enter_X becomes syscall_entry_X (arguments named as in
- * the kernel, __syscall_nr dropped), sys_exit_X becomes syscall_exit_X
- * { int64 ret }, irq:softirq_* becomes irq_softirq_*, and the sched
- * events name threads `tid` where ftrace says `pid`.  Any other
- * tracepoint keeps its ftrace name and fields.
+ * Names follow lttng-modules 2.13 (lttng-names.c) so that tools written
+ * for it (Trace Compass's kernel analyses, the LTTng analyses, `ust
+ * report`) understand the trace.  Any tracepoint LTTng does not rename
+ * keeps its ftrace name and fields.  task:task_newtask is always read,
+ * for the thread's process, and written only when asked for.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,29 +21,6 @@
 
 #include "kerneld.h"
 
-/* A field rename: ftrace name to CTF name, within one event. */
-struct rename {
-	const char *event;	/* ftrace event name */
-	const char *from;
-	const char *to;		/* NULL: drop the field */
-};
-
-static const struct rename renames[] = {
-	{ "sched_switch", "prev_pid", "prev_tid" },
-	{ "sched_switch", "next_pid", "next_tid" },
-	{ "sched_wakeup", "pid", "tid" },
-	{ "sched_wakeup_new", "pid", "tid" },
-	{ "sched_waking", "pid", "tid" },
-	{ "sched_process_fork", "parent_pid", "parent_tid" },
-	{ "sched_process_fork", "child_pid", "child_tid" },
-	{ "sched_process_exec", "pid", "tid" },
-	{ "sched_process_exec", "old_pid", "old_tid" },
-	{ "sched_process_exit", "pid", "tid" },
-	{ "sched_process_exit", "group_dead", NULL },
-	{ "sched_process_free", "pid", "tid" },
-	{ "sched_process_wait", "pid", "tid" },
-};
-
 /* TSDL keywords: a field so named gets a leading '_' (readers drop it). */
 static const char *const tsdl_keywords[] = {
 	"align", "callsite", "const", "char", "clock", "double", "enum", "env",
@@ -52,6 +28,34 @@ static const char *const tsdl_keywords[] = {
 	"signed", "stream", "string", "struct", "trace", "typealias",
 	"typedef", "unsigned", "variant", "void", "_Bool", "_Complex",
 	"_Imaginary",
+};
+
+/*
+ * The statedump classes, as lttng-modules 2.13 declares them
+ * (lttng-statedump.h), each field "name:type": iN/uN integers of N
+ * bits, xN hexadecimal, oN octal, nN hexadecimal in network byte order,
+ * s a string.  file_descriptor's pid and vm_map's filename are ours
+ * (LTTng 2.13 links descriptors to processes by file_table_address and
+ * has no file names for maps).
+ */
+static const char *const statedump_specs[SD_NR][2] = {
+	[SD_START] = { "lttng_statedump_start", "" },
+	[SD_PROCESS_STATE] = { "lttng_statedump_process_state",
+		"tid:i32 pid:i32 ppid:i32 name:s type:i32 mode:i32 submode:i32 "
+		"status:i32 cpu:u32 file_table_address:x64" },
+	[SD_FILE_DESCRIPTOR] = { "lttng_statedump_file_descriptor",
+		"file_table_address:x64 fd:i32 flags:o32 fmode:x32 filename:s pid:i32" },
+	[SD_VM_MAP] = { "lttng_statedump_vm_map",
+		"pid:i32 start:x64 end:x64 flags:x64 inode:u64 pgoff:u64 filename:s" },
+	[SD_INTERRUPT] = { "lttng_statedump_interrupt",
+		"irq:u32 name:s action:s tid:i32" },
+	[SD_NETWORK_INTERFACE] = { "lttng_statedump_network_interface",
+		"name:s address_ipv4:n32" },
+	[SD_BLOCK_DEVICE] = { "lttng_statedump_block_device", "dev:u32 diskname:s" },
+	[SD_CPU_TOPOLOGY] = { "lttng_statedump_cpu_topology",
+		"architecture:s cpu_id:u16 vendor:s family:u8 model:u8 model_name:s "
+		"physical_id:u16 core_id:u16 cores:u16" },
+	[SD_END] = { "lttng_statedump_end", "" },
 };
 
 static bool is_keyword(const char *s)
@@ -65,32 +69,9 @@ static bool is_keyword(const char *s)
 	return false;
 }
 
-/* The CTF name of field `name` of ftrace event `event`; NULL: dropped. */
-static const char *field_ctf_name(const char *event, const char *name)
+void kd_field_name(struct kfield *k, const char *name)
 {
-	size_t i;
-
-	if (!strcmp(name, "__syscall_nr"))
-		return NULL;
-	for (i = 0; i < sizeof(renames) / sizeof(*renames); i++) {
-		if (!strcmp(renames[i].event, event) && !strcmp(renames[i].from, name))
-			return renames[i].to;
-	}
-	return name;
-}
-
-/* The CTF event name of ftrace event sys:name, malloc'ed. */
-static char *event_ctf_name(const char *sys, const char *name)
-{
-	char *out = NULL;
-
-	if (!strcmp(sys, "syscalls") && !strncmp(name, "sys_enter_", 10))
-		return asprintf(&out, "syscall_entry_%s", name + 10) < 0 ? NULL : out;
-	if (!strcmp(sys, "syscalls") && !strncmp(name, "sys_exit_", 9))
-		return asprintf(&out, "syscall_exit_%s", name + 9) < 0 ? NULL : out;
-	if (!strcmp(sys, "irq") && !strncmp(name, "softirq_", 8))
-		return asprintf(&out, "irq_%s", name) < 0 ? NULL : out;
-	return strdup(name);
+	snprintf(k->name, sizeof(k->name), "%s%s", is_keyword(name) ? "_" : "", name);
 }
 
 static bool int_size_ok(unsigned int size)
@@ -107,7 +88,7 @@ static bool is_char_type(const struct tep_format_field *f)
  * How to carry ftrace field `f` into CTF; false when we cannot (a
  * dynamic array of numbers, an odd size): the field is left out.
  */
-static bool field_kind(const struct tep_format_field *f, struct kfield *k)
+bool kd_field_kind(const struct tep_format_field *f, struct kfield *k)
 {
 	k->is_signed = f->flags & TEP_FIELD_IS_SIGNED;
 	if (f->flags & TEP_FIELD_IS_DYNAMIC) {
@@ -135,32 +116,72 @@ static struct kfield *field_add(struct kclass *c, const char *name)
 	struct kfield *f = &c->fields[c->nr_fields++];
 
 	memset(f, 0, sizeof(*f));
-	snprintf(f->name, sizeof(f->name), "%s%s", is_keyword(name) ? "_" : "", name);
+	kd_field_name(f, name);
+	f->base = 10;
 	return f;
 }
 
-/* The thread fields of sched_process_fork get their process next to them. */
-static void add_tgid_field(struct kclass *c, const struct tep_format_field *src,
-			   const char *ctf_name)
+/* An int32 field made by the bridge (not copied from the record). */
+static void add_int32_field(struct kclass *c, const char *name,
+			    const struct tep_format_field *src, enum kfield_kind kind)
 {
-	struct kfield *f;
+	struct kfield *f = field_add(c, name);
 
-	if (!strcmp(ctf_name, "parent_tid"))
-		f = field_add(c, "parent_pid");
-	else if (!strcmp(ctf_name, "child_tid"))
-		f = field_add(c, "child_pid");
-	else
-		return;
 	f->src = src;
-	f->kind = KF_TGID;
+	f->kind = kind;
 	f->size = 4;
 	f->is_signed = true;
+}
+
+/*
+ * Fields the bridge adds where LTTng has them: the processes of
+ * sched_process_fork's threads, after each thread, and the thread of a
+ * block request, before rwbs.
+ */
+static void added_before(struct kclass *c, const struct tep_event *ev,
+			 const struct tep_format_field *f)
+{
+	if (kd_lttng_tid_before(ev->system, ev->name, f->name))
+		add_int32_field(c, "tid", f, KF_CUR_TID);
+}
+
+static void added_after(struct kclass *c, const struct tep_event *ev,
+			const struct tep_format_field *f)
+{
+	if (strcmp(ev->name, "sched_process_fork"))
+		return;
+	if (!strcmp(f->name, "parent_pid"))
+		add_int32_field(c, "parent_pid", f, KF_TGID);
+	else if (!strcmp(f->name, "child_pid"))
+		add_int32_field(c, "child_pid", f, KF_TGID);
+}
+
+/*
+ * A wakeup's context, ours (the last field, which LTTng's readers skip):
+ * whether the waker was a task or an interrupt handler, which the ring
+ * record's flags say and no LTTng field does.  `ust report --thread`
+ * credits the wakeup to the interrupt, not to the task it interrupted.
+ */
+static void added_last(struct kclass *c, struct tep_event *ev)
+{
+	struct tep_format_field *flags;
+	struct kfield *f;
+
+	if (strcmp(ev->system, "sched") || (strcmp(ev->name, "sched_wakeup") &&
+	    strcmp(ev->name, "sched_waking") && strcmp(ev->name, "sched_wakeup_new")))
+		return;
+	flags = tep_find_common_field(ev, "common_flags");
+	if (!flags || flags->size != 1)
+		return;
+	f = field_add(c, "ust_in_interrupt");
+	f->src = flags;
+	f->kind = KF_IN_INTERRUPT;
+	f->size = 1;
 }
 
 static int class_fields(struct kclass *c, struct tep_event *ev)
 {
 	struct tep_format_field *f;
-	bool fork = !strcmp(ev->name, "sched_process_fork");
 	unsigned int n = 0;
 
 	for (f = ev->format.fields; f; f = f->next)
@@ -169,23 +190,19 @@ static int class_fields(struct kclass *c, struct tep_event *ev)
 	if (!c->fields)
 		return -ENOMEM;
 	for (f = ev->format.fields; f; f = f->next) {
-		const char *name = field_ctf_name(ev->name, f->name);
-		struct kfield k = { .src = f };
+		struct kfield k = { .src = f, .base = 10 };
 
-		if (!name || !field_kind(f, &k))
+		if (!kd_field_kind(f, &k) || kd_lttng_field(ev->system, ev->name, f, &k))
 			continue;
-		snprintf(k.name, sizeof(k.name), "%s%s", is_keyword(name) ? "_" : "", name);
-		c->fields[c->nr_fields++] = k;
-		if (fork)
-			add_tgid_field(c, f, name);
-	}
-	/* LTTng's syscall_exit_* ret is an int64, whatever the kernel's long. */
-	if (!strcmp(ev->system, "syscalls") && !strncmp(ev->name, "sys_exit_", 9)) {
-		for (n = 0; n < c->nr_fields; n++) {
-			if (!strcmp(c->fields[n].name, "ret") && c->fields[n].size == 8)
-				c->fields[n].is_signed = true;
+		if (kd_paths_field(ev->system, ev->name, f->name) && k.size == 8) {
+			k.kind = KF_USER_PATH;
+			c->user_path = true;
 		}
+		added_before(c, ev, f);
+		c->fields[c->nr_fields++] = k;
+		added_after(c, ev, f);
 	}
+	added_last(c, ev);
 	return 0;
 }
 
@@ -201,45 +218,118 @@ static int classes_add(struct kclasses *t, struct kclass *c)
 	return 0;
 }
 
-/* lttng_statedump_process_state { tid, pid, ppid, name }: statedump.c. */
-static int add_statedump_class(struct kclasses *t)
+static void class_free(struct kclass *c)
 {
-	static const char *const ints[] = { "tid", "pid", "ppid" };
-	struct kclass *c = calloc(1, sizeof(*c));
-	unsigned int i;
-
-	if (!c || !(c->fields = calloc(4, sizeof(*c->fields))) ||
-	    !(c->name = strdup("lttng_statedump_process_state"))) {
-		if (c)
-			free(c->fields);
-		free(c);
-		return -ENOMEM;
-	}
-	for (i = 0; i < 3; i++) {
-		struct kfield *f = field_add(c, ints[i]);
-
-		f->kind = KF_INT;
-		f->size = 4;
-		f->is_signed = true;
-	}
-	field_add(c, "name")->kind = KF_DYN_CHARS;
-	t->statedump = c;
-	return classes_add(t, c);
+	if (!c)
+		return;
+	free(c->name);
+	free(c->fields);
+	free(c);
 }
 
-static int add_event_class(struct kclasses *t, struct tep_event *ev)
+/* One "name:type" of a statedump spec into a new field of `c`. */
+static int spec_field(struct kclass *c, const char *tok)
+{
+	const char *colon = strchr(tok, ':');
+	char name[64], type;
+	unsigned int bits = 0;
+	struct kfield *f;
+
+	if (!colon || colon - tok >= (long)sizeof(name))
+		return -EINVAL;
+	snprintf(name, sizeof(name), "%.*s", (int)(colon - tok), tok);
+	type = colon[1];
+	if (type != 's' && (sscanf(colon + 2, "%u", &bits) != 1 || !bits || bits % 8))
+		return -EINVAL;
+	f = field_add(c, name);
+	f->kind = type == 's' ? KF_DYN_CHARS : KF_INT;
+	f->size = bits / 8;
+	f->is_signed = type == 'i';
+	f->base = type == 'x' || type == 'n' ? 16 : type == 'o' ? 8 : 10;
+	f->network_order = type == 'n';
+	return 0;
+}
+
+static struct kclass *statedump_class(const char *name, const char *spec)
+{
+	struct kclass *c = calloc(1, sizeof(*c));
+	char *copy = strdup(spec), *save = NULL, *tok;
+	int ret = 0;
+
+	if (!c || !copy || !(c->name = strdup(name)) ||
+	    !(c->fields = calloc(strlen(spec) / 2 + 1, sizeof(*c->fields)))) {
+		free(copy);
+		class_free(c);
+		return NULL;
+	}
+	for (tok = strtok_r(copy, " ", &save); tok && !ret; tok = strtok_r(NULL, " ", &save))
+		ret = spec_field(c, tok);
+	free(copy);
+	if (ret) {
+		class_free(c);
+		return NULL;
+	}
+	return c;
+}
+
+static int add_statedump_classes(struct kclasses *t)
+{
+	unsigned int i;
+
+	for (i = 0; i < SD_NR; i++) {
+		struct kclass *c = statedump_class(statedump_specs[i][0], statedump_specs[i][1]);
+
+		if (!c)
+			return -ENOMEM;
+		if (classes_add(t, c)) {
+			class_free(c);
+			return -ENOMEM;
+		}
+		t->statedump[i] = c;
+	}
+	return 0;
+}
+
+/* The sched events that say who runs and who wakes whom. */
+static const char *const sched_context_events[] = {
+	"sched_switch", "sched_wakeup", "sched_wakeup_new", "sched_waking",
+	"sched_process_fork", "sched_migrate_task",
+};
+
+/* What converting a record of `ev` tells the task table (tasks.c). */
+static void role_of(struct kclass *c, struct tep_event *ev)
+{
+	size_t i;
+
+	c->role = KR_PLAIN;
+	if (!strcmp(ev->system, "sched")) {
+		for (i = 0; i < sizeof(sched_context_events) / sizeof(*sched_context_events); i++)
+			c->sched_context |= !strcmp(ev->name, sched_context_events[i]);
+		if (!strcmp(ev->name, "sched_process_exit")) {
+			c->role = KR_PROCESS_EXIT;
+		} else if (!strcmp(ev->name, "sched_process_exec")) {
+			c->role = KR_EXEC;
+			c->role_field[1] = tep_find_field(ev, "filename");
+		}
+	} else if (!strcmp(ev->system, "task") && !strcmp(ev->name, "task_newtask")) {
+		c->role = KR_NEWTASK;
+		c->role_field[0] = tep_find_field(ev, "pid");
+		c->role_field[1] = tep_find_field(ev, "clone_flags");
+	}
+}
+
+static int add_event_class(struct kclasses *t, struct tep_event *ev, bool hidden)
 {
 	struct kclass *c = calloc(1, sizeof(*c));
 
 	if (!c)
 		return -ENOMEM;
 	c->ev = ev;
-	c->name = event_ctf_name(ev->system, ev->name);
-	c->is_exit = !strcmp(ev->name, "sched_process_exit");
+	c->hidden = hidden;
+	c->name = kd_lttng_event_name(ev->system, ev->name);
+	role_of(c, ev);
 	if (!c->name || class_fields(c, ev) || classes_add(t, c)) {
-		free(c->name);
-		free(c->fields);
-		free(c);
+		class_free(c);
 		return -ENOMEM;
 	}
 	if (ev->id >= 0 && ev->id <= t->max_id)
@@ -291,7 +381,8 @@ static int max_event_id(struct tep_handle *tep)
 
 /*
  * Parse the formats of the enabled tracepoints' systems and make one
- * class per enabled tracepoint, after the statedump class (id 0).
+ * class per enabled tracepoint, after the statedump classes.  Those the
+ * bridge enabled for itself (kd->hidden) are read, not written.
  */
 int kd_classes_build(struct kerneld *kd, char **enabled)
 {
@@ -310,7 +401,7 @@ int kd_classes_build(struct kerneld *kd, char **enabled)
 	t->by_id = calloc(t->max_id + 1, sizeof(*t->by_id));
 	if (!t->by_id)
 		return -ENOMEM;
-	ret = add_statedump_class(t);
+	ret = add_statedump_classes(t);
 	for (i = 0; !ret && enabled[i]; i++) {
 		char sys[256];
 		size_t len = strcspn(enabled[i], ":");
@@ -323,7 +414,7 @@ int kd_classes_build(struct kerneld *kd, char **enabled)
 				"left out\n", enabled[i]);
 			continue;
 		}
-		ret = add_event_class(t, ev);
+		ret = add_event_class(t, ev, kd_list_has(kd->hidden, enabled[i]));
 	}
 	return ret;
 }
@@ -332,11 +423,8 @@ void kd_classes_release(struct kclasses *t)
 {
 	unsigned int i;
 
-	for (i = 0; i < t->nr; i++) {
-		free(t->all[i]->name);
-		free(t->all[i]->fields);
-		free(t->all[i]);
-	}
+	for (i = 0; i < t->nr; i++)
+		class_free(t->all[i]);
 	free(t->all);
 	free(t->by_id);
 	memset(t, 0, sizeof(*t));

@@ -6,8 +6,9 @@
  *
  * Start-up: tracefs and permissions, the instance (tracing off), the
  * tracepoints, their classes, DIR/kernel/ with its metadata and stream
- * files, the statedump, then tracing on and one byte on --ready-fd.
- * Then every --read-timer microseconds each CPU's ring is drained, until
+ * files, the statedump, then tracing on and "ready" on --control-fd.
+ * Then every --read-timer microseconds each CPU's ring is drained, and
+ * the control socket's messages are served (abi/kerneld.h), until
  * SIGTERM, SIGINT or SIGHUP (or the death of `ust record`, which sends
  * us SIGTERM through PR_SET_PDEATHSIG): tracing off, a last drain, and
  * the instance removed.  `ust record` starts us in a process group of
@@ -16,12 +17,17 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
 #include <popt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -34,16 +40,24 @@
 #include "kerneld.h"
 #include "ctf/tsdl.h"
 #include "common/parse.h"
+#include "common/safepath.h"
 
 #define DEFAULT_BUFFER_KB	8192
 #define DEFAULT_PERIOD_US	20000
 #define MAX_DIR_SUFFIX		100
 
 static int check_numbers(const char *buffer, const char *timer,
-			 struct kerneld_opts *o)
+			 const char *recorder, struct kerneld_opts *o)
 {
 	uint64_t v;
 
+	if (recorder && (ust__parse_u64(recorder, &v) || !v || v > INT32_MAX)) {
+		fprintf(stderr, KERNELD_NAME ": invalid --recorder '%s': a process id\n",
+			recorder);
+		return -1;
+	}
+	if (recorder)
+		o->root = (int32_t)v;
 	if (buffer && (ust__parse_size(buffer, &v) || v < 4096 || v > (1ull << 32))) {
 		fprintf(stderr, KERNELD_NAME ": invalid --buffer-size '%s': from 4k to 4G\n",
 			buffer);
@@ -62,7 +76,8 @@ static int check_numbers(const char *buffer, const char *timer,
 
 static int parse_options(int argc, const char **argv, struct kerneld_opts *o)
 {
-	char *buffer = NULL, *timer = NULL;
+	char *buffer = NULL, *timer = NULL, *recorder = NULL;
+	int flight = 0;
 	struct poptOption opts[] = {
 		{ UST_KERNELD_OPT_OUTPUT, 'o', POPT_ARG_STRING, &o->output, 0,
 		  "the session directory; the trace goes to DIR/kernel", "DIR" },
@@ -73,15 +88,26 @@ static int parse_options(int argc, const char **argv, struct kerneld_opts *o)
 		  "ring size per CPU (default 8M)", "SIZE" },
 		{ "read-timer", '\0', POPT_ARG_STRING, &timer, 0,
 		  "read the rings every USEC microseconds (default 20000)", "USEC" },
-		{ UST_KERNELD_OPT_READY_FD, '\0', POPT_ARG_INT, &o->ready_fd, 0,
-		  "write one byte to FD once tracing is on", "FD" },
+		{ UST_KERNELD_OPT_CONTROL_FD, '\0', POPT_ARG_INT, &o->control_fd, 0,
+		  "the socket of `ust record`'s messages (abi/kerneld.h)", "FD" },
+		{ UST_KERNELD_OPT_FLIGHT, '\0', POPT_ARG_NONE, &flight, 0,
+		  "flight recorder: the rings are written only in snapshots asked "
+		  "for on the socket " UST_KERNELD_SOCKET_FMT, NULL },
+		{ UST_KERNELD_OPT_TRIGGER, '\0', POPT_ARG_STRING, &o->trigger, 0,
+		  "with --flight: snapshots when a kernel event matches "
+		  "(EVENT[ if FILTER], LTTng's names and filter syntax)", "SPEC" },
+		{ UST_KERNELD_OPT_HOLDOFF, '\0', POPT_ARG_STRING, &o->holdoff, 0,
+		  "at most one trigger snapshot per SEC seconds (default 1)", "SEC" },
+		{ UST_KERNELD_OPT_RECORDER, '\0', POPT_ARG_STRING, &recorder, 0,
+		  "record only the process tree that process PID starts next "
+		  "(its children, with their sched_switch context)", "PID" },
 		POPT_AUTOHELP
 		POPT_TABLEEND
 	};
 	poptContext ctx = poptGetContext(KERNELD_NAME, argc, argv, opts, 0);
 	int rc, ret = 0;
 
-	o->ready_fd = -1;
+	o->control_fd = -1;
 	o->buffer_kb = DEFAULT_BUFFER_KB;
 	o->period_us = DEFAULT_PERIOD_US;
 	while ((rc = poptGetNextOpt(ctx)) > 0)
@@ -94,11 +120,17 @@ static int parse_options(int argc, const char **argv, struct kerneld_opts *o)
 		fprintf(stderr, KERNELD_NAME ": missing --output DIR\n");
 		ret = -1;
 	} else {
-		ret = check_numbers(buffer, timer, o);
+		ret = check_numbers(buffer, timer, recorder, o);
+		o->flight = flight;
+		if (!ret && o->trigger && !flight) {
+			fprintf(stderr, KERNELD_NAME ": --trigger needs --flight\n");
+			ret = -1;
+		}
 	}
 	poptFreeContext(ctx);
 	free(buffer);
 	free(timer);
+	free(recorder);
 	return ret;
 }
 
@@ -112,7 +144,7 @@ static int session_clock(struct kerneld *kd)
 	return ust__clock_measure(ust__clock_detect_kind(), &kd->clock);
 }
 
-static int random_uuid(uint8_t uuid[16])
+int kd_random_uuid(uint8_t uuid[16])
 {
 	char buf[64];
 	ssize_t n;
@@ -131,12 +163,15 @@ static int random_uuid(uint8_t uuid[16])
 /* DIR/kernel, or DIR/kernel-N when an earlier session left one. */
 static int make_trace_dir(struct kerneld *kd)
 {
-	char name[32];
-	int i, parent;
+	char name[32], err[2 * PATH_MAX];
+	struct ust_safe_dir out;
+	int i, parent, ret;
 
-	parent = open(kd->opts.output, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (parent < 0)
-		return -errno;
+	/* No link, no other user's directory in a world-writable one. */
+	ret = ust__safe_dir_open(kd->opts.output, 0, 0, &out, err, sizeof(err));
+	if (ret)
+		return ret;
+	parent = out.fd;
 	for (i = 0; i < MAX_DIR_SUFFIX; i++) {
 		snprintf(name, sizeof(name), i ? "kernel-%d" : "kernel", i);
 		if (mkdirat(parent, name, 0700) && errno == EEXIST)
@@ -157,9 +192,6 @@ static int make_trace_dir(struct kerneld *kd)
 
 static int setup_reader(struct kerneld *kd)
 {
-	long n = sysconf(_SC_NPROCESSORS_CONF);
-
-	kd->nr_cpus = n > 0 ? (unsigned int)n : 1;
 	kd->kbuf = tep_kbuffer(kd->tep);
 	if (!kd->kbuf)
 		return -ENOMEM;
@@ -172,13 +204,58 @@ static int setup_reader(struct kerneld *kd)
 
 static void say_ready(struct kerneld *kd)
 {
-	if (kd->opts.ready_fd < 0)
+	if (kd->opts.control_fd < 0)
 		return;
-	if (write(kd->opts.ready_fd, "1", 1) != 1)
+	/* write(): a pipe serves too, for a bridge started by hand. */
+	if (write(kd->opts.control_fd, UST_KERNELD_MSG_READY,
+		  strlen(UST_KERNELD_MSG_READY)) < 0)
 		fprintf(stderr, KERNELD_NAME ": cannot report readiness: %s\n",
 			strerror(errno));
-	close(kd->opts.ready_fd);
-	kd->opts.ready_fd = -1;
+}
+
+/*
+ * "root PID": the recorder has started the traced command.  From now
+ * on the recorder is in set_event_notrace_pid, and the metadata says
+ * which process tree the trace holds.
+ */
+static void set_root(struct kerneld *kd, const char *arg)
+{
+	char pid[24];
+	uint64_t v;
+
+	if (!kd->opts.root || kd->root_pid || ust__parse_u64(arg, &v) || !v ||
+	    v > INT32_MAX) {
+		fprintf(stderr, KERNELD_NAME ": ignoring '" UST_KERNELD_MSG_ROOT " %s'\n", arg);
+		return;
+	}
+	kd->root_pid = (int32_t)v;
+	snprintf(pid, sizeof(pid), "%d", (int)kd->opts.root);
+	tracefs_instance_file_append(kd->inst, "set_event_notrace_pid", pid);
+	kd_trigger_notrace(kd, pid);
+	/*
+	 * DIR/kernel/metadata gets ust_kernel_pid; a relay's copy is sent in
+	 * increments, appended, so it keeps the scope without the pid.
+	 */
+	if (kd_metadata_write_to(kd, kd->dir_fd, kd->uuid))
+		fprintf(stderr, KERNELD_NAME ": cannot rewrite %s/metadata\n", kd->dir_path);
+}
+
+/* One message of the control socket; false when it is closed. */
+static bool control_message(struct kerneld *kd)
+{
+	char msg[UST_KERNELD_MSG_MAX + 1];
+	ssize_t n = read(kd->opts.control_fd, msg, UST_KERNELD_MSG_MAX);
+
+	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR))
+		return false;
+	if (n < 0)
+		return true;
+	msg[n] = '\0';
+	if (!strncmp(msg, UST_KERNELD_MSG_ROOT " ", strlen(UST_KERNELD_MSG_ROOT) + 1))
+		set_root(kd, msg + strlen(UST_KERNELD_MSG_ROOT) + 1);
+	else
+		fprintf(stderr, KERNELD_NAME ": unknown message '%.64s'\n", msg);
+	return true;
 }
 
 /* The trace directory, its files and the statedump; 0 or -errno. */
@@ -188,7 +265,11 @@ static int start_trace(struct kerneld *kd, char **enabled)
 
 	ret = kd_classes_build(kd, enabled);
 	if (!ret)
-		ret = random_uuid(kd->uuid);
+		ret = kd_trigger_open(kd);	/* a bad spec stops us before any file */
+	if (!ret)
+		ret = kd_tasks_init(kd);
+	if (!ret)
+		ret = kd_random_uuid(kd->uuid);
 	if (!ret)
 		ret = make_trace_dir(kd);
 	if (!ret)
@@ -198,10 +279,14 @@ static int start_trace(struct kerneld *kd, char **enabled)
 	if (!ret)
 		ret = kd_metadata_write(kd);
 	if (!ret)
+		ret = kd_paths_open(kd);
+	if (!ret)
 		ret = kd_statedump(kd);
+	if (!ret && kd->opts.flight)
+		ret = kd_flight_listen(kd);
 	if (!ret && kd_tracing_on(kd, true))
 		ret = -errno;
-	if (ret)
+	if (ret && ret != -KERNELD_EXIT_USAGE)
 		fprintf(stderr, "ust record: kernel events: cannot start in %s: %s\n",
 			kd->dir_path ? kd->dir_path : kd->opts.output, strerror(-ret));
 	return ret;
@@ -211,8 +296,11 @@ static int start_trace(struct kerneld *kd, char **enabled)
 static int start(struct kerneld *kd)
 {
 	char **enabled = NULL;
+	long n;
 	int ret;
 
+	n = sysconf(_SC_NPROCESSORS_CONF);
+	kd->nr_cpus = n > 0 ? (unsigned int)n : 1;
 	ret = session_clock(kd);
 	if (ret) {
 		fprintf(stderr, "ust record: kernel events: cannot measure the clock: %s\n",
@@ -237,25 +325,60 @@ static uint64_t drain_all(struct kerneld *kd)
 	uint64_t pages = 0;
 	unsigned int i;
 
+	kd_paths_drain(kd);
 	for (i = 0; i < kd->nr_cpus; i++)
 		pages += kd_drain_cpu(kd, &kd->streams[i]);
 	return pages;
 }
 
-/* Drain on the timer until a stop signal. */
+static int64_t now_us(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/*
+ * Drain on the timer (in flight mode only the BPF names: the rings wait
+ * for a snapshot) and serve the sockets until a stop signal.
+ */
 static void run(struct kerneld *kd, const sigset_t *stop)
 {
-	struct timespec period = {
-		.tv_sec = kd->opts.period_us / 1000000,
-		.tv_nsec = (kd->opts.period_us % 1000000) * 1000,
+	struct pollfd p[3] = {
+		{ .fd = signalfd(-1, stop, SFD_CLOEXEC), .events = POLLIN },
+		{ .fd = kd->opts.control_fd, .events = POLLIN },
+		{ .fd = kd->listen_fd, .events = POLLIN },
 	};
+	int64_t next = now_us();
 
-	for (;;) {
-		drain_all(kd);
-		kd_relay_pass_end(kd);
-		if (sigtimedwait(stop, NULL, &period) > 0)
-			return;
+	if (p[0].fd < 0) {
+		fprintf(stderr, KERNELD_NAME ": signalfd: %s\n", strerror(errno));
+		return;
 	}
+	for (;;) {
+		int64_t wait = next - now_us();
+
+		if (wait <= 0) {
+			if (kd->opts.flight)
+				kd_paths_drain(kd);
+			else
+				drain_all(kd);
+			kd_relay_pass_end(kd);
+			kd_trigger_poll(kd);
+			next = now_us() + (int64_t)kd->opts.period_us;
+			continue;
+		}
+		if (poll(p, 3, (int)((wait + 999) / 1000)) < 0 && errno != EINTR)
+			break;
+		if (p[0].revents)
+			break;
+		if (p[1].revents && !control_message(kd))
+			p[1].fd = -1;	/* ust record is gone: PDEATHSIG follows */
+		if (p[2].revents)
+			kd_flight_accept(kd);
+	}
+	close(p[0].fd);
 }
 
 static void finish(struct kerneld *kd)
@@ -264,8 +387,9 @@ static void finish(struct kerneld *kd)
 	unsigned int i;
 
 	kd_tracing_on(kd, false);
-	while (drain_all(kd))
+	while (!kd->opts.flight && drain_all(kd))
 		;
+	kd_streams_end(kd, ust__clock_read(kd->clock.kind));
 	for (i = 0; i < kd->nr_cpus; i++) {
 		events += kd->streams[i].total_events;
 		lost += kd->streams[i].discarded;
@@ -278,8 +402,11 @@ static void finish(struct kerneld *kd)
 
 static void release(struct kerneld *kd)
 {
+	kd_trigger_close(kd);
+	kd_flight_release(kd);
 	kd_relay_release(kd);
 	kd_streams_close(kd);	/* open rings keep the instance busy */
+	kd_paths_close(kd);
 	kd_instance_destroy(kd);
 	if (kd->kbuf)
 		kbuffer_free(kd->kbuf);
@@ -290,15 +417,42 @@ static void release(struct kerneld *kd)
 		close(kd->dir_fd);
 	free(kd->page);
 	free(kd->tgid);
+	free(kd->muted);
+	kd_list_free(kd->hidden);
+	if (kd->opts.control_fd >= 0)
+		close(kd->opts.control_fd);
 	free(kd->dir_path);
 	free(kd->tracing_dir);
 	free(kd->opts.events);
+	free(kd->opts.trigger);
+	free(kd->opts.holdoff);
 	free((char *)kd->opts.output);
+}
+
+/*
+ * The bridge must read the rings faster than the traced programs fill
+ * them.  With every CPU busy, at the default priority it gets its share
+ * among the busy threads only, falls behind and the rings overwrite
+ * (bench/README.md, "Kernel events": 2 threads of system calls
+ * saturating 2 CPUs lose about 35% of their events at nice 0, 1% at
+ * -10).  Its work is
+ * bounded by what the programs do, so it runs at nice -10;
+ * UST_KERNELD_NICE=N sets another value (0: the default priority).
+ */
+static void raise_priority(void)
+{
+	const char *env = getenv(UST_ENV_KERNELD_NICE);
+	int nice = env && *env ? atoi(env) : KERNELD_NICE;
+
+	if (nice && setpriority(PRIO_PROCESS, 0, nice))
+		fprintf(stderr, "ust record: kernel events: cannot set the bridge's nice "
+			"value to %d: %s\n", nice, strerror(errno));
 }
 
 int main(int argc, const char **argv)
 {
-	struct kerneld kd = { .dir_fd = -1 };
+	struct kerneld kd = { .dir_fd = -1, .listen_fd = -1, .self = getpid(),
+			      .created = time(NULL) };
 	sigset_t stop;
 	int ret;
 
@@ -313,7 +467,9 @@ int main(int argc, const char **argv)
 	sigaddset(&stop, SIGHUP);
 	sigprocmask(SIG_BLOCK, &stop, NULL);
 	prctl(PR_SET_PDEATHSIG, SIGTERM);
+	signal(SIGPIPE, SIG_IGN);	/* a recorder gone is an error, not a death */
 	tracefs_set_loglevel(TEP_LOG_NONE);
+	raise_priority();
 	ret = start(&kd);
 	if (!ret) {
 		say_ready(&kd);

@@ -102,10 +102,7 @@ int kd_relay_metadata(struct kerneld *kd, const char *text, size_t len)
 
 	if (!kd_relay_active(kd))
 		return 0;
-	while ((ret = ust_relay_send_metadata(rl->meta, text, len)) == UST_RELAY_FULL) {
-		if (ust_relay_flush(rl->r, RELAY_TIMEOUT_MS) == UST_RELAY_FULL)
-			break;
-	}
+	ret = ust_relay_send_metadata_wait(rl->meta, text, len, RELAY_TIMEOUT_MS);
 	if (ret)
 		fall_back(kd, ret == UST_RELAY_FULL ? "lttng-relayd took no metadata for 3 s" :
 			  ust_relay_error(rl->r));
@@ -165,17 +162,10 @@ int kd_relay_packet(struct kerneld *kd, struct kstream *s, uint64_t events)
 		rl->unpublished = true;
 	}
 	ust_relay_index_of(s->pkt, &ix);
-	while ((ret = ust_relay_send_packet(*rs, s->pkt, s->len, &ix, events)) == UST_RELAY_FULL) {
-		ret = ust_relay_wait_room(rl->r, s->len, RELAY_TIMEOUT_MS);
-		if (ret == UST_RELAY_FULL) {
-			fall_back(kd, "lttng-relayd took nothing for 3 s");
-			return 0;
-		}
-		if (ret)
-			break;
-	}
-	if (ret == UST_RELAY_BROKEN) {
-		fall_back(kd, ust_relay_error(rl->r));
+	ret = ust_relay_send_packet_wait(*rs, s->pkt, s->len, &ix, events, RELAY_TIMEOUT_MS);
+	if (ret) {
+		fall_back(kd, ret == UST_RELAY_FULL ? "lttng-relayd took nothing for 3 s" :
+			  ust_relay_error(rl->r));
 		return 0;
 	}
 	return 1;

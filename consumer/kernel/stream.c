@@ -13,7 +13,7 @@
  * Packet: struct ust_packet_header (ctf/format.h), then events:
  *	uint16 id, uint32 low timestamp bits		(compact)
  *	uint16 65535, uint32 id, uint64 timestamp	(extended)
- *	int32 tid, payload (metadata.c declares the fields)
+ *	int32 _tid, int32 _pid, payload (metadata.c declares the fields)
  * all little endian and byte aligned.  packet_size is content_size
  * rounded up to a byte: no padding.
  */
@@ -35,7 +35,7 @@
 #define PKT_HDR		sizeof(struct ust_packet_header)
 #define PKT_CAP		(1u << 20)	/* flushed before it would overflow */
 #define EV_ID_EXTENDED	65535u
-#define EV_HDR_MAX	(2 + 4 + 8 + 4)	/* extended header + tid */
+#define EV_HDR_MAX	(2 + 4 + 8 + 8)	/* extended header + tid, pid */
 
 int kd_streams_open(struct kerneld *kd)
 {
@@ -121,15 +121,16 @@ int kd_packet_flush(struct kerneld *kd, struct kstream *s)
 	struct ust_packet_header h;
 	uint64_t events = s->nr_events;
 
-	if (!s->nr_events && s->discarded == s->discarded_written && s->seq)
+	if (!s->nr_events && s->discarded == s->discarded_written && s->seq && !s->seq_force)
 		return 0;
+	s->seq_force = false;
 	if (!s->nr_events) {
 		s->begin_ts = s->last_ts;
 		s->len = PKT_HDR;
 	}
 	memset(&h, 0, sizeof(h));
 	h.magic = UST_CTF_MAGIC;
-	memcpy(h.uuid, kd->uuid, sizeof(h.uuid));
+	memcpy(h.uuid, s->uuid ? s->uuid : kd->uuid, sizeof(h.uuid));
 	h.stream_id = 0;
 	h.stream_instance_id = s->cpu;
 	h.timestamp_begin = s->begin_ts;
@@ -143,9 +144,36 @@ int kd_packet_flush(struct kerneld *kd, struct kstream *s)
 	s->discarded_written = s->discarded;
 	s->total_events += s->nr_events;
 	s->nr_events = 0;
-	if (kd_relay_packet(kd, s, events))
+	/* A snapshot's stream (its own uuid, flight.c) stays local. */
+	if (!s->uuid && kd_relay_packet(kd, s, events))
 		return 0;
 	return kd_packet_write_local(kd, s, s->pkt, s->len);
+}
+
+/*
+ * Every stream ends at `ts` with a last packet (empty when the CPU had
+ * nothing more), as LTTng's streams end when the session stops: tools
+ * that analyse only the time every stream covers (the LTTng analyses'
+ * default "intersection") then see the whole recording.
+ */
+void kd_streams_end(struct kerneld *kd, uint64_t ts)
+{
+	unsigned int i;
+
+	for (i = 0; i < kd->nr_cpus; i++) {
+		struct kstream *s = &kd->streams[i];
+		uint64_t lost = kd->opts.flight ? 0 : kd_cpu_lost(kd, s->cpu);
+
+		/* Losses no sub-buffer reported go in the last packet. */
+		if (lost > s->discarded)
+			s->discarded = lost;
+		kd_packet_flush(kd, s);
+		if (s->last_ts >= ts)
+			continue;
+		s->last_ts = ts;
+		s->seq_force = true;
+		kd_packet_flush(kd, s);
+	}
 }
 
 /*
@@ -155,7 +183,7 @@ int kd_packet_flush(struct kerneld *kd, struct kstream *s)
  */
 uint8_t *kd_event_begin(struct kerneld *kd, struct kstream *s,
 			const struct kclass *k, uint64_t ts, int32_t tid,
-			size_t payload_max)
+			int32_t pid, size_t payload_max)
 {
 	uint64_t prev;
 	uint8_t *p;
@@ -188,8 +216,9 @@ uint8_t *kd_event_begin(struct kerneld *kd, struct kstream *s,
 		p += 14;
 	}
 	memcpy(p, &tid, 4);
+	memcpy(p + 4, &pid, 4);
 	s->last_ts = ts;
-	return p + 4;
+	return p + 8;
 }
 
 void kd_event_end(struct kstream *s, uint8_t *end)
@@ -218,14 +247,51 @@ static uint8_t *put_dyn_string(uint8_t *out, const struct kfield *k,
 	return out + len + 1;
 }
 
+/* The string a path argument points to (paths.c), at most KD_PATH_MAX. */
+static uint8_t *put_user_path(struct kerneld *kd, uint8_t *out, const struct kfield *k,
+			      const uint8_t *data, int32_t tid)
+{
+	uint64_t ptr;
+	char *name;
+	size_t n;
+
+	memcpy(&ptr, data + k->src->offset, 8);
+	name = kd_paths_take(kd, tid, ptr);
+	n = name ? strnlen(name, KD_PATH_MAX - 1) : 0;
+	memcpy(out, name ? name : "", n);
+	out[n] = '\0';
+	free(name);
+	return out + n + 1;
+}
+
 static uint8_t *put_field(struct kerneld *kd, uint8_t *out, const struct kfield *k,
-			  const uint8_t *data, unsigned int size)
+			  const uint8_t *data, unsigned int size, int32_t cur)
 {
 	const struct tep_format_field *f = k->src;
+	uint32_t rwbs;
 	size_t n;
 	int32_t tid;
 
 	switch (k->kind) {
+	case KF_PRIO:
+		memcpy(&tid, data + f->offset, 4);
+		tid -= KD_MAX_RT_PRIO;
+		memcpy(out, &tid, 4);
+		return out + 4;
+	case KF_RWBS:
+		rwbs = kd_lttng_rwbs((const char *)data + f->offset, k->count);
+		memcpy(out, &rwbs, 4);
+		return out + 4;
+	case KF_CUR_TID:
+		memcpy(out, &cur, 4);
+		return out + 4;
+	case KF_IN_INTERRUPT:
+		/* TRACE_FLAG_NMI 0x40, _HARDIRQ 0x08, _SOFTIRQ 0x10 */
+		n = data[f->offset];
+		*out = n & 0x40 ? 3 : n & 0x08 ? 2 : n & 0x10 ? 1 : 0;
+		return out + 1;
+	case KF_USER_PATH:
+		return put_user_path(kd, out, k, data, cur);
 	case KF_CHARS:
 		n = strnlen((const char *)data + f->offset, k->size);
 		memcpy(out, data + f->offset, n);
@@ -247,27 +313,27 @@ static uint8_t *put_field(struct kerneld *kd, uint8_t *out, const struct kfield 
 	}
 }
 
-/* Whether every field of class `k` lies inside a record of `size` bytes. */
+/* Whether every field class `k` reads lies inside a record of `size` bytes. */
 static bool record_fits(const struct kclass *k, unsigned int size)
 {
+	const struct tep_format_field *f;
 	unsigned int i;
 
-	for (i = 0; i < k->nr_fields; i++) {
-		const struct tep_format_field *f = k->fields[i].src;
-
-		if ((unsigned int)(f->offset + f->size) > size)
+	for (i = 0; i < k->nr_fields + 2; i++) {
+		f = i < k->nr_fields ? k->fields[i].src : k->role_field[i - k->nr_fields];
+		if (f && (unsigned int)(f->offset + f->size) > size)
 			return false;
 	}
 	return true;
 }
 
 /* One ring record into the stream; records of unknown types are skipped. */
-static void convert_record(struct kerneld *kd, struct kstream *s, const uint8_t *data,
-			   unsigned int size, uint64_t ts)
+void kd_convert_record(struct kerneld *kd, struct kstream *s, const uint8_t *data,
+		       unsigned int size, uint64_t ts)
 {
 	struct tep_record rec = { .data = (void *)data, .size = (int)size };
 	const struct kclass *k;
-	int type, tid;
+	int type, tid, pid;
 	uint8_t *p;
 	unsigned int i;
 
@@ -277,15 +343,21 @@ static void convert_record(struct kerneld *kd, struct kstream *s, const uint8_t 
 	if (type < 0 || type > kd->classes.max_id || !(k = kd->classes.by_id[type]) ||
 	    !record_fits(k, size))
 		return;
-	/* Strings gain a NUL each; integers and arrays keep their size. */
-	p = kd_event_begin(kd, s, k, ts, tid, size + k->nr_fields + 4 * k->nr_fields);
-	if (!p)
-		return;
-	for (i = 0; i < k->nr_fields; i++)
-		p = put_field(kd, p, &k->fields[i], data, size);
-	kd_event_end(s, p);
-	if (k->is_exit)
-		kd_tgid_forget(kd, tid);
+	pid = kd_tgid_of(kd, tid);
+	if (!k->hidden && (k->sched_context || !kd_muted(kd, pid))) {
+		/* Strings gain a NUL each; added fields are 4 bytes. */
+		p = kd_event_begin(kd, s, k, ts, tid, pid, size + 5 * k->nr_fields +
+				   (k->user_path ? KD_PATH_MAX : 0));
+		if (p) {
+			for (i = 0; i < k->nr_fields; i++)
+				p = put_field(kd, p, &k->fields[i], data, size, tid);
+			kd_event_end(s, p);
+		}
+	}
+	kd_tasks_follow(kd, k, data, size, tid);
+	/* A process of the traced tree: its memory map after its exec. */
+	if (k->role == KR_EXEC && kd->opts.root && !kd_muted(kd, tid))
+		kd_statedump_vm_maps(kd, s, ts, tid, tid);
 }
 
 /* The records of the sub-buffer in kd->page. */
@@ -298,12 +370,22 @@ static void convert_subbuffer(struct kerneld *kd, struct kstream *s)
 	if (kbuffer_load_subbuffer(kd->kbuf, kd->page))
 		return;
 	missed = kbuffer_missed_events(kd->kbuf);
-	/* -1: events were lost, their number was not recorded. */
+	/* The losses come between two packets: the open one (events
+	 * before them) is written with the count it had. */
 	if (missed)
-		s->discarded += missed > 0 ? (uint64_t)missed : 1;
+		kd_packet_flush(kd, s);
+	if (missed > 0) {
+		s->discarded += (uint64_t)missed;
+	} else if (missed) {
+		/* -1: events were lost, the sub-buffer has no room for how
+		 * many; the ring's counters know (its losses so far). */
+		uint64_t lost = kd_cpu_lost(kd, s->cpu);
+
+		s->discarded = lost > s->discarded ? lost : s->discarded + 1;
+	}
 	for (data = kbuffer_read_event(kd->kbuf, &ts); data;
 	     data = kbuffer_next_event(kd->kbuf, &ts))
-		convert_record(kd, s, data, kbuffer_event_size(kd->kbuf), ts);
+		kd_convert_record(kd, s, data, kbuffer_event_size(kd->kbuf), ts);
 }
 
 /*

@@ -33,7 +33,14 @@ static const char default_events[] =
 	"sched:sched_process_exec,sched:sched_process_exit,"
 	"syscalls:sys_enter_*,syscalls:sys_exit_*,"
 	"irq:irq_handler_entry,irq:irq_handler_exit,"
-	"irq:softirq_entry,irq:softirq_exit";
+	"irq:softirq_entry,irq:softirq_exit,"
+	"block:block_rq_issue,block:block_rq_complete,"
+	"net:net_dev_xmit,net:netif_receive_skb";
+
+/* The word "memory" of a list: what `ust report --memory` reads. */
+static const char memory_events[] =
+	"kmem:mm_page_alloc,kmem:mm_page_free,"
+	"exceptions:page_fault_user,exceptions:page_fault_kernel";
 
 #define kd_msg(...)	fprintf(stderr, "ust record: " __VA_ARGS__)
 
@@ -56,6 +63,12 @@ static int tracefs_mount(const char *path)
 	if (mount("nodev", path, "tracefs", 0, NULL)) {
 		int err = errno;
 
+		/*
+		 * Two bridges starting at once both see tracefs missing; the
+		 * second mount fails EBUSY once the first has mounted it.
+		 */
+		if (err == EBUSY && is_tracefs(path))
+			return 0;
 		if (err == ENODEV)
 			kd_msg("no kernel events: this kernel has no tracefs "
 			       "(it needs CONFIG_FTRACE and CONFIG_TRACING)\n");
@@ -127,6 +140,33 @@ static int inst_write(struct kerneld *kd, const char *file, const char *val)
 }
 
 /*
+ * --recorder PID: the instance records the tasks of set_event_pid, which
+ * holds PID and, with options/event-fork, every task they fork from now
+ * on: the command `ust record` (PID) starts next and its descendants.
+ * sched_switch and sched_wakeup are recorded when either task is in the
+ * set (the kernel's rule), which gives the context of every switch.
+ * The recorder's own events are muted (tasks.c), and once the command
+ * runs, the recorder goes to set_event_notrace_pid (main.c).
+ */
+static int follow_process_tree(struct kerneld *kd)
+{
+	char pid[24];
+
+	snprintf(pid, sizeof(pid), "%d", (int)kd->opts.root);
+	if (!tracefs_file_exists(kd->inst, "set_event_pid") ||
+	    !tracefs_file_exists(kd->inst, "options/event-fork")) {
+		kd_msg("kernel events: this kernel cannot follow a process tree "
+		       "(no set_event_pid or options/event-fork); use --kernel-all\n");
+		return -1;
+	}
+	if (inst_write(kd, "options/event-fork", "1") ||
+	    inst_write(kd, "set_event_pid", pid))
+		return -1;
+	kd_mute(kd, kd->opts.root);
+	return 0;
+}
+
+/*
  * The instance stamps events with the session's counter: the raw TSC
  * (x86-tsc) when libust uses the TSC, else CLOCK_MONOTONIC (mono).
  */
@@ -153,9 +193,10 @@ static int instance_configure(struct kerneld *kd)
 	}
 	/* Our own reads are not traced: no feedback loop. */
 	snprintf(pid, sizeof(pid), "%d", (int)getpid());
-	if (tracefs_file_exists(kd->inst, "set_event_notrace_pid"))
-		return inst_write(kd, "set_event_notrace_pid", pid);
-	return 0;
+	if (tracefs_file_exists(kd->inst, "set_event_notrace_pid") &&
+	    inst_write(kd, "set_event_notrace_pid", pid))
+		return -1;
+	return kd->opts.root ? follow_process_tree(kd) : 0;
 }
 
 int kd_instance_create(struct kerneld *kd)
@@ -182,6 +223,33 @@ int kd_instance_create(struct kerneld *kd)
 int kd_tracing_on(struct kerneld *kd, bool on)
 {
 	return on ? tracefs_trace_on(kd->inst) : tracefs_trace_off(kd->inst);
+}
+
+/*
+ * The events CPU `cpu`'s ring lost since the instance was made: those
+ * overwritten before they were read ("overrun") and those refused when
+ * the ring was not in overwrite mode ("dropped events").  A sub-buffer
+ * flagged with missed events does not always say how many (no room left
+ * at its end): these counters do.  0 when the file cannot be read.
+ */
+uint64_t kd_cpu_lost(struct kerneld *kd, unsigned int cpu)
+{
+	unsigned long long overrun = 0, dropped = 0;
+	char file[48];
+	char *text, *p;
+
+	snprintf(file, sizeof(file), "per_cpu/cpu%u/stats", cpu);
+	text = tracefs_instance_file_read(kd->inst, file, NULL);
+	if (!text)
+		return 0;
+	p = strstr(text, "\noverrun:");	/* not "commit overrun:" */
+	if (p)
+		overrun = strtoull(p + 9, NULL, 10);
+	p = strstr(text, "dropped events:");
+	if (p)
+		dropped = strtoull(p + 15, NULL, 10);
+	free(text);
+	return overrun + dropped;
 }
 
 void kd_instance_destroy(struct kerneld *kd)
@@ -247,11 +315,24 @@ static int split_globs(const char *list, char ***globs, size_t *n)
 	     tok = strtok_r(NULL, ",", &save)) {
 		if (!strcmp(tok, "default"))
 			ret = split_globs(default_events, globs, n);
+		else if (!strcmp(tok, "memory"))
+			ret = split_globs(memory_events, globs, n);
 		else
 			ret = list_add(globs, n, strdup(tok));
 	}
 	free(copy);
 	return ret;
+}
+
+bool kd_list_has(char **l, const char *s)
+{
+	size_t i;
+
+	for (i = 0; l && l[i]; i++) {
+		if (!strcmp(l[i], s))
+			return true;
+	}
+	return false;
 }
 
 void kd_list_free(char **l)
@@ -290,6 +371,26 @@ static int enable_system(struct kerneld *kd, const char *sys, char **globs,
 }
 
 /*
+ * task:task_newtask says whether a new thread shares its parent's
+ * process (CLONE_THREAD): the bridge reads it for the `_pid` context and
+ * sched_process_fork's child_pid even when the list does not ask for it
+ * (then it is in kd->hidden and not written).  A kernel without it
+ * leaves the bridge to ask /proc.
+ */
+static int enable_own_events(struct kerneld *kd, char ***enabled, size_t *n)
+{
+	static const char newtask[] = "task:task_newtask";
+	size_t nh = 0;
+
+	if (kd_list_has(*enabled, newtask) ||
+	    tracefs_event_file_write(kd->inst, "task", "task_newtask", "enable", "1") < 0)
+		return 0;
+	if (list_add(&kd->hidden, &nh, strdup(newtask)))
+		return -ENOMEM;
+	return list_add(enabled, n, strdup(newtask));
+}
+
+/*
  * Enable the tracepoints of the list (or the default set) in the
  * instance; *enabled gets their "sys:event" names.  A glob that matches
  * nothing is a usage error: -KERNELD_EXIT_USAGE, reported.
@@ -320,6 +421,8 @@ int kd_enable_events(struct kerneld *kd, char ***enabled)
 			ret = -KERNELD_EXIT_USAGE;
 		}
 	}
+	if (!ret)
+		ret = enable_own_events(kd, enabled, &nen);
 	tracefs_list_free(systems);
 	free(hit);
 	kd_list_free(globs);

@@ -1,6 +1,6 @@
 /*
- * check_outdir.c - unit tests of cli/outdir.c: mkdir -p and the checks
- * `ust record` makes on its output directory.
+ * check_outdir.c - unit tests of cli/outdir.c and common/safepath.c:
+ * mkdir -p, and the checks `ust record` makes on its output directory.
  *
  * SPDX-License-Identifier: GPL-2.0-only
  */
@@ -15,12 +15,14 @@
 #include <unistd.h>
 
 #include "../check_run.h"
+#include "common/fs.h"
 #include "outdir.h"
 
 #define BASE_TEMPLATE	"/tmp/ust-check-outdir.XXXXXX"
 
 static char base[sizeof(BASE_TEMPLATE)];
 static char path[PATH_MAX];
+static char err[2 * PATH_MAX];
 
 static void setup(void)
 {
@@ -95,28 +97,34 @@ START_TEST(test_mkdir_p_errors)
 }
 END_TEST
 
-START_TEST(test_prepare_shared)
+/* cli_outdir_prepare() on `p`: 0 or -errno, the message in err. */
+static int prepare(const char *p)
 {
-	ck_assert_int_eq(cli_outdir_prepare(at("/shared"), true), 0);
-	ck_assert_int_eq(mode_of(at("/shared")), 01777);
-	/* An existing directory keeps its mode. */
-	ck_assert_int_eq(chmod(at("/shared"), 0700), 0);
-	ck_assert_int_eq(cli_outdir_prepare(at("/shared"), true), 0);
-	ck_assert_int_eq(mode_of(at("/shared")), 0700);
-}
-END_TEST
+	struct ust_safe_dir d;
+	char note[PATH_MAX + 256];
+	int ret;
 
-START_TEST(test_prepare_private)
+	ret = cli_outdir_prepare(p, &d, note, sizeof(note), err, sizeof(err));
+	if (!ret)
+		ust__safe_dir_close(&d);
+	return ret;
+}
+
+START_TEST(test_prepare_creates)
 {
-	ck_assert_int_eq(cli_outdir_prepare(at("/p/q"), false), 0);
+	ck_assert_int_eq(prepare(at("/p/q")), 0);
 	ck_assert_int_eq(mode_of(at("/p/q")), 0755);
+	/* An existing directory keeps its mode. */
+	ck_assert_int_eq(chmod(at("/p/q"), 0700), 0);
+	ck_assert_int_eq(prepare(at("/p/q")), 0);
+	ck_assert_int_eq(mode_of(at("/p/q")), 0700);
 }
 END_TEST
 
+/* The probe file is gone: the directory can be removed. */
 START_TEST(test_writable_leaves_nothing)
 {
-	ck_assert_int_eq(cli_dir_check_writable(base), 0);
-	/* The probe file is gone: the directory can be removed. */
+	ck_assert_int_eq(prepare(base), 0);
 	ck_assert_int_eq(rmdir(base), 0);
 	ck_assert_int_eq(mkdir(base, 0700), 0);
 }
@@ -127,14 +135,61 @@ START_TEST(test_writable_denied)
 	if (geteuid() == 0)
 		return;	/* root may write in a 0500 directory */
 	ck_assert_int_eq(mkdir(at("/ro"), 0500), 0);
-	ck_assert_int_eq(cli_dir_check_writable(at("/ro")), -EACCES);
-	ck_assert_int_eq(cli_outdir_prepare(at("/ro/sub"), false), -EACCES);
+	ck_assert_int_eq(prepare(at("/ro")), -EACCES);
+	ck_assert_str_eq(err, "Permission denied");
+	ck_assert_int_eq(prepare(at("/ro/sub")), -EACCES);
 }
 END_TEST
 
-START_TEST(test_writable_missing)
+START_TEST(test_not_a_directory)
 {
-	ck_assert_int_eq(cli_dir_check_writable(at("/none")), -ENOENT);
+	int fd = open(at("/file"), O_CREAT | O_WRONLY, 0644);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(prepare(at("/file/x")), -ENOTDIR);
+	ck_assert_str_eq(err, "Not a directory");
+}
+END_TEST
+
+/*
+ * In a world-writable directory, a link is not followed, wherever it
+ * is on the path; in our own, it is.
+ */
+START_TEST(test_link_in_shared_dir)
+{
+	char want[PATH_MAX + 160], target[PATH_MAX];
+
+	ck_assert_int_eq(mkdir(at("/shared"), 0777), 0);
+	ck_assert_int_eq(chmod(at("/shared"), 01777), 0);
+	ck_assert_int_eq(mkdir(at("/target"), 0755), 0);
+	snprintf(target, sizeof(target), "%s", at("/target"));
+	ck_assert_int_eq(symlink(target, at("/shared/link")), 0);
+	ck_assert_int_eq(prepare(at("/shared/link/sub")), -ELOOP);
+	snprintf(want, sizeof(want), "'%s/shared/link' is a symbolic link in the "
+		 "world-writable directory '%s/shared'; links there are not followed",
+		 base, base);
+	ck_assert_str_eq(err, want);
+	ck_assert_int_eq(access(at("/target/sub"), F_OK), -1);
+	/* The same link in a directory only we can write is followed. */
+	ck_assert_int_eq(symlink(target, at("/mine")), 0);
+	ck_assert_int_eq(prepare(at("/mine/sub")), 0);
+	ck_assert_int_eq(mode_of(at("/target/sub")), 0755);
+}
+END_TEST
+
+/* Every spelling of the default location is the default. */
+START_TEST(test_default_spellings)
+{
+	ck_assert(ust__output_is_default("/tmp/ltt-usertrace"));
+	ck_assert(ust__output_is_default("/tmp/ltt-usertrace/"));
+	ck_assert(ust__output_is_default("/tmp//ltt-usertrace"));
+	ck_assert(ust__output_is_default("//tmp/./ltt-usertrace/."));
+	ck_assert(!ust__output_is_default("tmp/ltt-usertrace"));
+	ck_assert(!ust__output_is_default("/tmp/ltt-usertrace2"));
+	ck_assert(!ust__output_is_default("/tmp/ltt-usertrace/x"));
+	ck_assert(!ust__output_is_default("/tmp/../tmp/ltt-usertrace"));
+	ck_assert(!ust__output_is_default("/var/tmp/ltt-usertrace"));
 }
 END_TEST
 
@@ -145,9 +200,9 @@ int main(void)
 			test_mkdir_p_parents, test_mkdir_p_slashes,
 			test_mkdir_p_errors, NULL } },
 		{ "prepare", setup, teardown, 0, {
-			test_prepare_shared, test_prepare_private,
-			test_writable_leaves_nothing, test_writable_denied,
-			test_writable_missing, NULL } },
+			test_prepare_creates, test_writable_leaves_nothing,
+			test_writable_denied, test_not_a_directory,
+			test_link_in_shared_dir, test_default_spellings, NULL } },
 	};
 
 	return CHECK_RUN_CASES("outdir", cases);

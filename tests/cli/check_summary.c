@@ -20,13 +20,17 @@
 #define BASE_TEMPLATE	"/tmp/ust-check-summary.XXXXXX"
 
 static char base[sizeof(BASE_TEMPLATE)];
+static struct ust_safe_dir out;
 static char *sumdir;
 
 static void setup(void)
 {
+	char err[256];
+
 	memcpy(base, BASE_TEMPLATE, sizeof(base));
 	ck_assert_ptr_nonnull(mkdtemp(base));
-	ck_assert_int_eq(cli_summary_dir_create(base, &sumdir), 0);
+	ck_assert_int_eq(ust__safe_dir_open(base, 0, 0, &out, err, sizeof(err)), 0);
+	ck_assert_int_eq(cli_summary_dir_create(&out, &sumdir), 0);
 	cli_prog = "ust record";
 }
 
@@ -34,6 +38,7 @@ static void teardown(void)
 {
 	char cmd[PATH_MAX + 16];
 
+	ust__safe_dir_close(&out);
 	free(sumdir);
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
 	ck_assert_int_eq(system(cmd), 0);
@@ -83,7 +88,7 @@ START_TEST(test_dir_stale_reused)
 	char *again;
 
 	write_file("old.summary", "events=1\n");
-	ck_assert_int_eq(cli_summary_dir_create(base, &again), 0);
+	ck_assert_int_eq(cli_summary_dir_create(&out, &again), 0);
 	ck_assert_str_eq(again, sumdir);
 	free(again);
 	/* Emptied: nothing of the old session is read. */
@@ -97,7 +102,7 @@ START_TEST(test_dir_not_ours)
 
 	ck_assert_int_eq(rmdir(sumdir), 0);
 	ck_assert_int_eq(symlink("/", sumdir), 0);
-	ck_assert_int_eq(cli_summary_dir_create(base, &again), -EEXIST);
+	ck_assert_int_eq(cli_summary_dir_create(&out, &again), -EEXIST);
 	ck_assert_int_eq(unlink(sumdir), 0);
 }
 END_TEST
@@ -139,6 +144,38 @@ START_TEST(test_read_sorted)
 	ck_assert_uint_eq(sum.traces[1].packets_dropped, 5);
 	ck_assert_uint_eq(sum.traces[1].bytes, 6);
 	ck_assert_ptr_null(sum.traces[1].error);
+	cli_summary_release(&sum);
+}
+END_TEST
+
+/*
+ * The summaries consumers began (hidden, .<consumer pid>.summary.tmp):
+ * one never completed is a trace whose consumer did not finish; a
+ * complete one (its rename failed) is a trace like the others.
+ */
+START_TEST(test_read_begun)
+{
+	struct ust_summary sum;
+
+	write_file(".77.summary.tmp", "pid=70\ndir=/t/dead\n");
+	write_file(".88.summary.tmp", "pid=80\ndir=/t/done\nevents=5\nlost=2\nunwritten=1\nend=1\n");
+	write_file(".x.summary.tmp", "pid=90\ndir=/t/notours\n");
+	ck_assert_int_eq(cli_summary_read(sumdir, &sum), 0);
+	ck_assert_uint_eq(sum.nr, 2);
+	ck_assert_str_eq(sum.traces[0].dir, "/t/dead");
+	ck_assert_uint_eq(sum.traces[0].consumer, 77);
+	ck_assert(!sum.traces[0].complete);
+	ck_assert_str_eq(sum.traces[1].dir, "/t/done");
+	ck_assert_uint_eq(sum.traces[1].consumer, 0);
+	ck_assert(sum.traces[1].complete);
+	ck_assert_uint_eq(sum.traces[1].pid, 80);
+	ck_assert_uint_eq(sum.traces[1].unwritten, 1);
+	ck_assert(cli_summary_failed(&sum));	/* the unfinished one */
+	cli_summary_release(&sum);
+	write_file(".77.summary.tmp", "pid=70\ndir=/t/dead\nend=1\n");
+	ck_assert_int_eq(cli_summary_read(sumdir, &sum), 0);
+	ck_assert_uint_eq(sum.nr, 2);
+	ck_assert(!cli_summary_failed(&sum));
 	cli_summary_release(&sum);
 }
 END_TEST
@@ -218,6 +255,66 @@ START_TEST(test_print_traces)
 }
 END_TEST
 
+/* Unwritten records, notes, and a consumer that made no trace. */
+START_TEST(test_print_unwritten_notes)
+{
+	struct cli_trace_summary t[] = {
+		{ .dir = "/o/a", .events = 10, .lost = 7, .unwritten = 5, .bytes = 100,
+		  .notes = "consumer 2 killed by SIGKILL; consumer 3 went on with the trace\n" },
+		{ .dir = "", .pid = 42, .error = "cannot create a trace directory in '/o': Permission denied" },
+	};
+	struct ust_summary sum = { .traces = t, .nr = 2 };
+	char *text;
+
+	text = print_to_string(&sum, false, true);
+	ck_assert_str_eq(text,
+		"ust record: 1 trace, 10 events written, 7 lost, 100 B\n"
+		"ust record:   /o/a  (10 events, 7 lost, of which 5 not written)\n"
+		"ust record:     consumer 2 killed by SIGKILL; consumer 3 went on with the trace\n"
+		"ust record: error: process 42: cannot create a trace directory in '/o': Permission denied\n"
+		"ust record: 2 events were lost: the buffers filled up; raise --subbuf-size or --subbuf-count\n");
+	free(text);
+	ck_assert(cli_summary_failed(&sum));
+}
+END_TEST
+
+/*
+ * Relay traces with reliab's counts: a relay failure's cut records and a
+ * full fallback disk's unwritten ones are lost, but neither is a loss of
+ * the buffers (the hint); a trace whose consumer died while streaming
+ * is listed as not counted, and a relay trace is a trace (no error).
+ */
+START_TEST(test_print_relay_unwritten)
+{
+	struct cli_trace_summary t[] = {
+		{ .dir = "/o/a", .events = 10, .lost = 7, .unwritten = 5, .bytes = 100,
+		  .relay = "net://h", .relay_path = "h/s/a", .relay_error = "closed",
+		  .relay_events = 4, .relay_kept = 1, .relay_cut = 3, .complete = true },
+		{ .dir = "", .relay = "net://h", .relay_path = "h/s/b", .uncounted = true,
+		  .notes = "consumer 2 killed by SIGKILL while streaming; consumer 3 went on "
+			   "with the trace in a new directory\n" },
+		{ .dir = "", .relay = "net://h", .relay_path = "h/s/c", .events = 6, .bytes = 60,
+		  .complete = true },
+	};
+	struct ust_summary sum = { .traces = t, .nr = 3 };
+	char *text;
+
+	text = print_to_string(&sum, false, true);
+	ck_assert_str_eq(text,
+		"ust record: 3 traces, 16 events written, 10 lost, 160 B\n"
+		"ust record:   /o/a  (10 events, 10 lost, of which 5 not written)\n"
+		"ust record:     relay failed: closed; 4 events went to h/s/a before, "
+		"1 packet given back kept here, 3 events cut\n"
+		"ust record:   h/s/b  (not counted) on net://h\n"
+		"ust record:     consumer 2 killed by SIGKILL while streaming; consumer 3 went on "
+		"with the trace in a new directory\n"
+		"ust record:   h/s/c  (6 events, 0 lost) on net://h\n"
+		"ust record: 2 events were lost: the buffers filled up; raise --subbuf-size or --subbuf-count\n");
+	free(text);
+	ck_assert(!cli_summary_failed(&sum));
+}
+END_TEST
+
 START_TEST(test_print_units)
 {
 	static const struct {
@@ -253,11 +350,11 @@ int main(void)
 			test_dir_create, test_dir_stale_reused,
 			test_dir_not_ours, test_dir_remove, NULL } },
 		{ "read", setup, teardown, 0, {
-			test_read_sorted, test_read_errors,
+			test_read_sorted, test_read_begun, test_read_errors,
 			test_read_missing_dir, NULL } },
 		{ "print", setup, teardown, 0, {
-			test_print_none, test_print_traces, test_print_units,
-			NULL } },
+			test_print_none, test_print_traces, test_print_unwritten_notes,
+			test_print_relay_unwritten, test_print_units, NULL } },
 	};
 
 	return CHECK_RUN_CASES("summary", cases);

@@ -66,7 +66,7 @@ ust record:   $abs/app  (5 events, 0 lost)"
 # Losses, dropped packets and errors; the hint in discard mode only.
 run "$UST" record -o "$out_dir" -- sh -c \
 	'start-consumer app 10 7 100 2 "disk full" "cannot write metadata"'
-expect_rc 0
+expect_rc 1	# CMD exited 0, but its tracing failed
 expect_err "ust record: 1 trace, 10 events written, 7 lost, 100 B, 2 packets dropped
 ust record:   $abs/app  (10 events, 7 lost, 2 packets dropped)
 ust record: error: $abs/app: disk full; cannot write metadata

@@ -39,8 +39,10 @@ else
 		check_denied "$WORK/ro" "Read-only file system" ro_run
 		check_denied "$WORK/ro/sub" "Read-only file system" ro_run
 	fi
-	# And as a user without rights, when one is at hand.
+	# And as a user without rights, when one is at hand, running a copy
+	# of ust (the build tree may be in a private directory).
 	chmod 0755 "$WORK"
+	cp "$UST" "$WORK/ust" && chmod 0755 "$WORK/ust" && UST=$WORK/ust
 	if command -v setpriv >/dev/null &&
 	   as_nobody test -x "$UST" 2>/dev/null; then
 		check_denied "$WORK/ro" "Permission denied" as_nobody

@@ -137,7 +137,7 @@ START_TEST(test_layout_size)
 }
 END_TEST
 
-/* Arrays, sequences, tags and variants (grammar in shm/layout.c). */
+/* Arrays, sequences, tags and variants (grammar in common/layout-walk.h). */
 START_TEST(test_layout_compound_check)
 {
 	static const char *good[] = {

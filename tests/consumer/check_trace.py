@@ -19,7 +19,9 @@
 #  - scenario options: --all (every packet but the --absent CPU:SEQ ones
 #    is there; those are not),
 #    --prefix (each stream holds packets 0..k), --discarded N (events
-#    reported discarded, with counts), --files LIST.
+#    reported discarded, with counts), --files LIST, --closing (each
+#    stream ends with the closing packet of a full disk, after a gap:
+#    consumer/reserve.c).
 import argparse
 import os
 import re
@@ -128,6 +130,7 @@ def main():
     ap.add_argument("--discarded", type=int)
     ap.add_argument("--allow", action="append", default=[])
     ap.add_argument("--files")
+    ap.add_argument("--closing", action="store_true")
     a = ap.parse_args()
 
     run_babeltrace(a.trace, a.allow)
@@ -143,6 +146,10 @@ def main():
         cpus = {c for c, _ in seqs}
         if cpus != {int(name.split("_")[-1])}:
             fail("%s holds packets of cpus %s" % (name, cpus))
+        if a.closing:
+            if len(seqs) < 2 or seqs[-1][1] <= seqs[-2][1] + 1:
+                fail("%s: no closing packet after a gap: %s" % (name, seqs))
+            seqs = seqs[:-1]
         if a.prefix and [s for _, s in seqs] != list(range(len(seqs))):
             fail("%s: packets %s are not 0..k" % (name, [s for _, s in seqs]))
         present.update(seqs)

@@ -13,7 +13,7 @@ expect_usage() {
 
 expect_usage "--shm-fd is required" --pid 1 --output /tmp
 expect_usage "--pid is required" --shm-fd 0 --output /tmp
-expect_usage "--output is required" --shm-fd 0 --pid 1
+expect_usage "--output or --resume is required" --shm-fd 0 --pid 1
 expect_usage "--read-timer must be 100..10000000 microseconds" --shm-fd 0 --pid 1 --output /tmp --read-timer 99
 expect_usage "--read-timer must be" --shm-fd 0 --pid 1 --output /tmp --read-timer 10000001
 expect_usage "invalid --clock 'tsc:1'" --shm-fd 0 --pid 1 --output /tmp --clock tsc:1

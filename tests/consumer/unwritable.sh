@@ -6,9 +6,9 @@
 : >"$WORK/file"
 run_fake -s basic -o "$WORK/file/traces" -k "$CLOCK" -n 10
 [ "$STATUS" = 1 ] || fail "consumer exited $STATUS under a file"
-grep -q "^ust-consumerd: cannot create '$WORK/file/traces': Not a directory$" "$WORK/err" ||
+grep -q "^ust-consumerd: cannot use output directory '$WORK/file/traces': Not a directory$" "$WORK/err" ||
 	fail "message: $(cat "$WORK/err")"
-grep -q '^error=consumer could not start: Not a directory$' "$WORK/sum/$CHILD.summary" ||
+grep -q "^error=cannot use output directory '$WORK/file/traces': Not a directory$" "$WORK/sum/$CHILD.summary" ||
 	fail "summary: $(cat "$WORK/sum/$CHILD.summary")"
 
 mkdir "$WORK/ro"

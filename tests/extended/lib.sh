@@ -60,7 +60,7 @@ without() {
 # tests named in SKIP_<dir> (said aloud).  Sets TOTAL; fails at the end.
 run_suite() {
 	st=0 TOTAL=0
-	for d in unit consumer integration cli tpgen reader functions report storm kernel control flight; do
+	for d in unit consumer integration cli tpgen reader functions report storm kernel control flight faults security; do
 		dir=$1/tests/$d
 		eval skip=\${SKIP_$d:-}
 		list=$(without "$(tests_of "$dir")" $skip)

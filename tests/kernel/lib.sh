@@ -13,7 +13,19 @@ record_env
 export UST_KERNELD="$KERNELD"
 unset UST_TRACEFS
 
-need_root "kernel events need root"
+# A test with a part that runs as any user sets KERNEL_LIB_ANY_USER=1
+# and checks root itself before its kernel part.
+[ -n "${KERNEL_LIB_ANY_USER:-}" ] || need_root "kernel events need root"
+
+# A tracefs mounted under $WORK (mount.sh) is detached before $WORK is
+# removed: removing files under it would remove the ftrace instances of
+# other sessions.
+detach_mounts() {
+	for m in $(awk -v w="$WORK/" 'index($2, w) == 1 { print $2 }' /proc/mounts); do
+		umount -l "$m"
+	done
+}
+on_exit detach_mounts
 
 # ftrace instances of bridges (ust-<pid>) whose bridge is gone: each
 # must remove its instance, whatever the other tests run meanwhile.

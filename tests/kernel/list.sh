@@ -4,7 +4,7 @@
 . "$top_srcdir/tests/kernel/lib.sh"
 
 record_kernel 10 --kernel='sched:sched_switch,irq:softirq_*,sys_enter_getppid'
-$CHECK "$WORK/t" --classes lttng_statedump_process_state,sched_switch,irq_softirq_entry,irq_softirq_exit,irq_softirq_raise,syscall_entry_getppid
+$CHECK "$WORK/t" --classes sched_switch,irq_softirq_entry,irq_softirq_exit,irq_softirq_raise,syscall_entry_getppid
 
 rm -rf "$WORK/t"
 rc=0

@@ -7,7 +7,7 @@
 mkdir "$WORK/t"
 mkfifo "$WORK/ready"
 "$UST_KERNELD" -o "$WORK/t" --events 'raw_syscalls:*' --buffer-size 4k \
-	--read-timer 10000000 --ready-fd 3 3>"$WORK/ready" 2>"$WORK/err" &
+	--read-timer 10000000 --control-fd 3 3>"$WORK/ready" 2>"$WORK/err" &
 kd=$!
 head -c 1 "$WORK/ready" >/dev/null
 "$KWORK" 100000 0 >/dev/null

@@ -8,11 +8,18 @@ need_cmd setpriv
 chmod 0755 "$WORK"
 mkdir "$WORK/t" "$WORK/empty"
 chmod 1777 "$WORK/t"
+# nobody runs copies: the build tree may be out of its reach (a clone in
+# a private directory), libust with it.
+stage "$WORK/stage" "$UST" "$KWORK" "$UST_CONSUMERD" "$UST_KERNELD" ||
+	fail "cannot copy the programs for nobody"
+UST=$WORK/stage/bin/ust
+KWORK=$WORK/stage/bin/kworkload
+export UST_CONSUMERD="$WORK/stage/bin/ust-consumerd" UST_KERNELD="$WORK/stage/bin/ust-kerneld"
 as_nobody() {
-	setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$@"
+	setpriv --reuid=nobody --regid=nogroup --clear-groups -- \
+		env LD_LIBRARY_PATH="$WORK/stage/lib" "$@"
 }
-# The build tree must be reachable by nobody.
-as_nobody test -x "$UST" || skip "nobody cannot run $UST"
+as_nobody test -x "$UST" || skip "nobody cannot run $UST (is $WORK reachable?)"
 
 check_user_trace() {
 	[ "$1" = 0 ] || fail "exit status $1: $(cat "$WORK/err")"

@@ -4,7 +4,7 @@
 # trace says domain = "kernel".
 . "$top_srcdir/tests/kernel/lib.sh"
 
-record_kernel 10 --kernel
+record_kernel 200 --kernel	# 200 ms: alive when the bridge reads its exec (maps)
 grep -q 'ust record: kernel trace .*/kernel: [0-9]* events, 0 lost' "$WORK/err" ||
 	fail "no kernel summary: $(cat "$WORK/err")"
 for dir in "$WORK/t/kernel" "$WORK/t"; do
@@ -14,3 +14,4 @@ for dir in "$WORK/t/kernel" "$WORK/t"; do
 	[ -s "$WORK/text" ] || fail "babeltrace2 $dir: no events"
 done
 $CHECK "$WORK/t" --layout
+$CHECK "$WORK/t" --statedump "$TID"

@@ -25,7 +25,7 @@ done
 	END { exit back > 1 }' || fail "ust view: merged timestamps go back"
 
 # The workload thread's getppid() calls, entry and exit paired by tid.
-bt_calls=$(grep -c "syscall_exit_getppid: .*{ tid = $TID }" "$WORK/bt.txt" || true)
+bt_calls=$(grep -c "syscall_exit_getppid: .*{ tid = $TID, pid = $TID }" "$WORK/bt.txt" || true)
 [ "$bt_calls" -eq $N ] || fail "babeltrace2 sees $bt_calls getppid exits of tid $TID, want $N"
 "$UST" report --syscalls "$WORK/t" >"$WORK/report" 2>"$WORK/report.err" ||
 	fail "ust report: $(cat "$WORK/report.err")"

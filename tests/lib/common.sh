@@ -25,6 +25,18 @@
 #   BT2_PYTHON           the python3 that has bt2 (/usr/bin/python3)
 #   record_env           the environment of the tests that trace: this
 #                        tree's consumer, none of the caller's UST_* settings
+#   field KEY FILE       the value of the first KEY=VALUE word of FILE
+#                        ("attempted=5 b1_ms=3")
+#   consumer_of PID [NOT]
+#                        the ust-consumerd serving process PID, other than NOT
+#   stage DIR FILE...    copies of programs of the build tree, and libust,
+#                        that another user can run (below)
+#   use_default_location PREFIX
+#                        DEF=/tmp/ltt-usertrace and MINE=$DEF/<uid>, for a
+#                        test that traces there: at exit, the trace named by
+#                        $t (when it is MINE/PREFIX*) and the folders the
+#                        test created are removed; existed and mine_existed
+#                        say which were there before
 
 : "${top_builddir:?run from make check}"
 : "${top_srcdir:?run from make check}"
@@ -120,4 +132,50 @@ record_env() {
 	unset UST_TRACE UST_OUTPUT UST_MODE UST_SUBBUF_SIZE UST_SUBBUF_COUNT \
 		UST_READ_TIMER_US UST_RATE_LIMIT UST_BUFFERS UST_FUNCTIONS \
 		UST_FUNC_TIME_FILTER UST_FUNC_DEPTH UST_FUNC_FILTER UST_FUNC_EXCLUDE
+}
+
+field() { tr " " "\n" <"$2" | sed -n "s/^$1=//p" | head -n 1; }
+
+# By its --pid, pgrep being fast enough to kill it in time; NOT is one
+# just killed, still listed as it dies.
+consumer_of() {
+	ust_c=$(pgrep -a -x ust-consumerd | awk -v p="$1" -v not="${2:-}" '{
+		for (i = 2; i < NF; i++)
+			if ($i == "--pid" && $(i + 1) == p && $1 != not) { print $1; exit }
+	}')
+	[ -n "$ust_c" ] && echo "$ust_c"
+}
+
+# Tests that become nobody or a user made for the test run copies: a
+# build tree inside a private (0700) directory, say a clone in `mktemp
+# -d`, is out of that user's reach, the programs and libust (found
+# through a RUNPATH into the build tree) alike.  stage copies each FILE
+# (an ELF program of the build tree) to DIR/bin/ and libust to DIR/lib/,
+# readable by everybody; DIR is meant to be in WORK, which the test makes
+# searchable (chmod 0755).  The copies run with LD_LIBRARY_PATH=DIR/lib,
+# which comes before their RUNPATH.
+stage() {
+	ust_dir=$1
+	shift
+	mkdir -p "$ust_dir/bin" "$ust_dir/lib" || return 1
+	cp "$@" "$ust_dir/bin/" || return 1
+	cp -L "$top_builddir/libust/.libs/libust.so.0" "$ust_dir/lib/" || return 1
+	chmod -R a+rX "$ust_dir"
+}
+
+use_default_location() {
+	DEF=/tmp/ltt-usertrace
+	MINE=$DEF/$(id -u)
+	ust_prefix=$1
+	t=
+	existed=0 mine_existed=0
+	[ -e "$DEF" ] && existed=1
+	[ -e "$MINE" ] && mine_existed=1
+	on_exit ust_remove_default_location
+}
+
+ust_remove_default_location() {
+	case "$t" in "$MINE/$ust_prefix"*) rm -rf "$t" ;; esac
+	[ $mine_existed = 1 ] || rmdir "$MINE" 2>/dev/null || true
+	[ $existed = 1 ] || rmdir "$DEF" 2>/dev/null || true
 }

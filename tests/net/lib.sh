@@ -1,24 +1,21 @@
-# lib.sh - shared set-up of the relay tests (sourced): a real lttng-relayd
-# on free loopback ports, local traces recorded by `ust record`, and the
-# comparisons.
+# lib.sh - shared set-up of the relay tests (sourced, bash), on top of
+# tests/lib/common.sh (WORK, fail, skip, UST, record_env...): a real
+# lttng-relayd on free loopback ports, local traces recorded by `ust
+# record`, and the comparisons.
 # SPDX-License-Identifier: GPL-2.0-only
 set -eu
+. "$top_srcdir/tests/lib/common.sh"
 
-: "${top_builddir:?run from make check}"
-: "${top_srcdir:?run from make check}"
-UST="$top_builddir/cli/ust"
 STRESS="$top_builddir/tests/integration/stress"
 REPLAY="$top_builddir/tests/net/relay-replay"
 LIVE="$top_builddir/tests/net/relay-live"
 BT2="${BABELTRACE2:-babeltrace2}"
-PY=/usr/bin/python3
-export UST_CONSUMERD="$top_builddir/consumer/ust-consumerd"
-unset UST_TRACE UST_OUTPUT UST_MODE UST_SUBBUF_SIZE UST_SUBBUF_COUNT UST_READ_TIMER_US
+PY=$BT2_PYTHON
+record_env
 
-WORK=$(mktemp -d "${TMPDIR:-/tmp}/ust-net.XXXXXX")
 RELAYD_PIDS=
 WATCHDOG_PIDS=
-cleanup() {
+stop_all_relayds() {
 	local p
 
 	for p in $RELAYD_PIDS; do
@@ -30,12 +27,8 @@ cleanup() {
 		pkill -P "$p" sleep 2>/dev/null || true	# its sleep, then itself
 		kill "$p" 2>/dev/null || true
 	done
-	rm -rf "$WORK"
 }
-trap cleanup EXIT
-
-fail() { echo "FAIL: $*"; exit 1; }
-skip() { echo "SKIP: $*"; exit 77; }
+on_exit stop_all_relayds
 
 command -v lttng-relayd >/dev/null || skip "lttng-relayd is not installed (Debian: lttng-tools)"
 command -v "$BT2" >/dev/null || skip "babeltrace2 is not installed"

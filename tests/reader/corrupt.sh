@@ -48,6 +48,12 @@ EOS
 expect syntax-error "$WORK/syntax-error/metadata: line [0-9]*: expected ';', got 'oops'" <<EOS
 sed -i 's/major = 1;/major = 1 oops;/' metadata
 EOS
+# offset_s = INT64_MAX: the clock origin in ns does not fit in 64 bits
+# (undefined behaviour before, caught by the UBSan lane; babeltrace2
+# refuses such a trace too)
+expect clock-offset "$WORK/clock-offset/metadata: line [0-9]*: clock offset out of range \\(offset_s = 9223372036854775807, offset = [0-9]*\\)" <<EOS
+sed -i 's/offset_s = [0-9]*;/offset_s = 9223372036854775807;/' metadata
+EOS
 expect no-metadata "$WORK/no-metadata: no trace found \\(no 'metadata' file\\)" <<EOS
 rm metadata
 EOS

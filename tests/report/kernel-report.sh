@@ -24,8 +24,13 @@ cd "$WORK"
 #   idle = cpu 0 [700,1000) + cpu 1 [500,800) + [900,1000) = 0.7 s.
 #   Per 250 ms: 100 ran both CPUs in the first two, 100 ms of 250 in
 #   the third (40%); 200 100 ms in the third; 300 100 ms in the fourth.
-# - syscalls: write i us, i = 1..100: mean 50.5, p99 (99th of 100) 99,
-#   max 100; read 10..50 us: mean 30, p99 = max = 50; openat 5 ms.
+# - syscalls: write i us, i = 1..100, but the two whose entry ends a
+#   packet of cpu 1 before its losses (7 discarded events, then a lost
+#   packet), writes 15 and 46: a reader cannot know their exits are not
+#   among the lost events, so they are forgotten and their exits are
+#   "without their entry" (3 with read's).  98 writes: mean (5050 - 61) /
+#   98 = 50.908, p99 (98th of 98) = max = 100; read 10..50 us: mean 30,
+#   p99 = max = 50; openat 5 ms.
 cat >want <<'EOS'
 ust report: 1 trace, 2 streams, 234 events
   from [22:13:20.000000000] to [22:13:21.000000000]: 1.000000000 s
@@ -80,10 +85,10 @@ Over time: % of one CPU per 0.250000000 s, from the first event:
 
 == System call latency ==
 syscall                   count    mean (us)     p99 (us)     max (us)
-write                       100       50.500       99.000      100.000
+write                        98       50.908      100.000      100.000
 read                          5       30.000       50.000       50.000
 openat                        1     5000.000     5000.000     5000.000
-unpaired: 1 exits without their entry, 1 calls not returned by the end
+unpaired: 3 exits without their entry, 1 calls not returned by the end
 
 Slowest 3:
   [22:13:20.610000000]     5000.000 us  openat               tid 200 (sleepy)

@@ -3,12 +3,13 @@
  *
  * SPDX-License-Identifier: GPL-2.0-only
  *
- *   storm MODE [-t THREADS] [-n EVENTS] [-d MS] [-r RATE] [-y] [-s]
+ *   storm MODE [-t THREADS] [-n EVENTS] [-d MS] [-g FILE] [-r RATE] [-y] [-s]
  *              [-p FILE] [-L DIR] [-c COUNT] [-k EVENTS] [-S SEED]
  *
  * THREADS long-lived workers (default 4) record storm:tick (with -s,
  * every 8th one is storm:text) with their index and a sequence number,
- * EVENTS each, or until MS milliseconds have passed (-d), at most RATE
+ * EVENTS each, or until MS milliseconds have passed (-d) or FILE exists
+ * (-g, 60 s at most), at most RATE
  * events per millisecond each (-r; they sleep, or spin with -y).
  *
  * Modes, each adding a load to the workers:
@@ -68,6 +69,7 @@ struct opts {
 	unsigned int threads;
 	uint64_t events;
 	unsigned int duration_ms;
+	const char *gate;	/* -g: run until this file exists */
 	uint64_t rate;
 	int spin, text;
 	const char *ledger_dir;
@@ -284,6 +286,7 @@ static void child_main(unsigned int c)
 	o.rate = 0;
 	o.mode = "crash";
 	o.duration_ms = 0;
+	o.gate = NULL;
 	memset(ticks, 0, sizeof(ticks));
 	worker((void *)0);
 	write_ledger();
@@ -673,6 +676,15 @@ static void print_acts(void)
 
 /* --- main ------------------------------------------------------------ */
 
+/* -g FILE: until FILE exists, 60 s at most. */
+static void wait_gate(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < 6000 && access(o.gate, F_OK); i++)
+		sleep_ms(10);
+}
+
 static void run_workers(void)
 {
 	pthread_t th[MAX_THREADS], vth;
@@ -701,9 +713,11 @@ static void run_workers(void)
 		fork_load();
 	if (o.duration_ms)
 		sleep_ms(o.duration_ms);
-	/* Without -n: the workers run until the load or -d is over (crash:
-	 * forever, it waits for its SIGKILL). */
-	if (!o.events && (o.duration_ms || strcmp(o.mode, "crash")))
+	if (o.gate)
+		wait_gate();
+	/* Without -n: the workers run until the load, -d or -g is over
+	 * (crash: forever, it waits for its SIGKILL). */
+	if (!o.events && (o.duration_ms || o.gate || strcmp(o.mode, "crash")))
 		__atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
 	for (i = 0; i < o.threads; i++)
 		pthread_join(th[i], NULL);
@@ -718,7 +732,7 @@ static void run_workers(void)
 static void usage(void)
 {
 	fprintf(stderr, "usage: storm crash|signal|churn|fork|hostile [-t N] [-n N] [-d MS] "
-		"[-r RATE] [-y] [-s] [-p FILE] [-L DIR] [-c N] [-k N] [-S SEED]\n");
+		"[-g FILE] [-r RATE] [-y] [-s] [-p FILE] [-L DIR] [-c N] [-k N] [-S SEED]\n");
 	exit(2);
 }
 
@@ -730,11 +744,12 @@ static void parse_args(int argc, char **argv)
 		usage();
 	o.mode = argv[1];
 	optind = 2;
-	while ((opt = getopt(argc, argv, "t:n:d:r:ysp:L:c:k:S:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:n:d:g:r:ysp:L:c:k:S:")) != -1) {
 		switch (opt) {
 		case 't': o.threads = (unsigned int)atoi(optarg); break;
 		case 'n': o.events = strtoull(optarg, NULL, 10); break;
 		case 'd': o.duration_ms = (unsigned int)atoi(optarg); break;
+		case 'g': o.gate = optarg; break;
 		case 'r': o.rate = strtoull(optarg, NULL, 10); break;
 		case 'y': o.spin = 1; break;
 		case 's': o.text = 1; break;

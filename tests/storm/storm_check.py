@@ -19,10 +19,20 @@
 #       beyond R[t] per thread (the call in flight), and it is R[t];
 #       returned <= on disk + discarded <= returned + THREADS.
 #       --no-loss: nothing discarded, so nothing returned is missing.
-#   --summary FILE (last, either mode): FILE is what `ust record` printed;
+#   storm_check.py ledger-lossy ROOT LEDGER_DIR
+#       As ledger, with losses (tiny buffers): each thread's events are in
+#       order, each seq below its count at most once, and per process
+#       on disk + discarded = the calls its ledger counts, exactly.
+#   storm_check.py flight ROOT PROGRESS THREADS
+#       A flight recorder SIGKILLed: ROOT holds its trace (the state
+#       channel) and one snapshot, *-snapshot-1-SIGKILL, both readable;
+#       in the snapshot each thread's events are consecutive (no hole
+#       after the window's start) and end with the last call that
+#       returned, R[t] - 1, or the one in flight, R[t].
+#   --summary FILE (last, any mode): FILE is what `ust record` printed;
 #       its "(N events, M lost)" of each trace must be the events on disk
 #       and the events discarded that babeltrace2 sees.
-#   Both print one line of figures per trace.
+#   Each prints one line of figures per trace.
 import os
 import re
 import struct
@@ -47,7 +57,8 @@ def trace_dirs(root):
 class Trace:
     """One trace decoded by babeltrace2: per (event, thread) the seqs."""
 
-    def __init__(self, path):
+    def __init__(self, path, others=False):
+        """others: events of other facilities (the statedump) are skipped."""
         self.path = path
         self.seqs = {}
         self.count = 0
@@ -64,6 +75,8 @@ class Trace:
             self.discarded += int(m.group(1))
         for line in p.stdout.splitlines():
             m = EVENT.search(line)
+            if not m and others and " storm:" not in line:
+                continue
             if not m:
                 fail("%s: unexpected event: %s" % (path, line[:300]))
             name = "tick" if m.group(1) == "text" else m.group(1)
@@ -90,7 +103,29 @@ def first_gap(got, n):
     return next((i for i, s in enumerate(got) if s != i), min(len(got), n))
 
 
-def check_ledger(root, ledger_dir, summary):
+def read_ledger(path):
+    want = {}
+    with open(path) as f:
+        for line in f:
+            name, thread, n = line.split()
+            want[(name, int(thread))] = int(n)
+    return want
+
+
+def check_lossy(t, want):
+    """Per thread in order, each seq at most once; disk + discarded = calls."""
+    for k, got in t.seqs.items():
+        n = want.get(k)
+        if n is None:
+            fail("%s: events nobody recorded: %s" % (t.path, k))
+        if any(b <= a for a, b in zip(got, got[1:])) or (got and got[-1] >= n):
+            fail("%s: %s of thread %d out of order or beyond %d" % (t.path, k[0], k[1], n))
+    calls = sum(want.values())
+    if t.count + t.discarded != calls:
+        fail("%s: %d on disk + %d discarded != %d calls" % (t.path, t.count, t.discarded, calls))
+
+
+def check_ledger(root, ledger_dir, summary, lossy=False):
     ledgers = sorted(os.listdir(ledger_dir))
     traces = {}
     for d in trace_dirs(root):
@@ -103,14 +138,18 @@ def check_ledger(root, ledger_dir, summary):
         traces[key] = d
     if sorted(traces) != ledgers:
         fail("traces %s, processes %s" % (sorted(traces), ledgers))
-    events = 0
+    events = discarded = 0
     for key in ledgers:
         t = Trace(traces[key])
-        want = {}
-        with open(os.path.join(ledger_dir, key)) as f:
-            for line in f:
-                name, thread, n = line.split()
-                want[(name, int(thread))] = int(n)
+        want = read_ledger(os.path.join(ledger_dir, key))
+        if lossy:
+            check_lossy(t, want)
+            check_summary(t, summary)
+            events += t.count
+            discarded += t.discarded
+            print("%s: %d events + %d discarded = %d calls" %
+                  (key, t.count, t.discarded, t.count + t.discarded))
+            continue
         if t.discarded:
             fail("%s: %d events discarded" % (t.path, t.discarded))
         for k, n in want.items():
@@ -125,7 +164,8 @@ def check_ledger(root, ledger_dir, summary):
         check_summary(t, summary)
         events += t.count
         print("%s: %d events, as recorded" % (key, t.count))
-    print("%d processes, %d events, 0 lost" % (len(ledgers), events))
+    print("%d processes, %d events, %d discarded, 0 lost uncounted" %
+          (len(ledgers), events, discarded))
 
 
 def check_crash(root, progress, threads, no_loss, summary):
@@ -162,6 +202,34 @@ def check_crash(root, progress, threads, no_loss, summary):
         fail("on disk + discarded = %d, returned %d" % (total, sum(returned)))
 
 
+def check_flight(root, progress, threads, summary):
+    dirs = trace_dirs(root)
+    snaps = [d for d in dirs if re.search(r"-snapshot-1-SIGKILL$", d)]
+    if len(dirs) != 2 or len(snaps) != 1:
+        fail("want a trace and its SIGKILL snapshot under %s, got %s" % (root, dirs))
+    trace = Trace([d for d in dirs if d not in snaps][0], others=True)
+    if trace.seqs:
+        fail("%s: the flight channel was streamed" % trace.path)
+    t = Trace(snaps[0], others=True)
+    with open(progress, "rb") as f:
+        returned = struct.unpack("<%dQ" % threads, f.read(8 * threads))
+    if t.discarded:
+        fail("%s: %d events discarded in a snapshot" % (t.path, t.discarded))
+    for i in range(threads):
+        got = t.seqs.get(("tick", i), [])
+        if any(b != a + 1 for a, b in zip(got, got[1:])):
+            gap = next(a for a, b in zip(got, got[1:]) if b != a + 1)
+            fail("thread %d: hole in the snapshot after %d" % (i, gap))
+        if got and got[-1] not in (returned[i] - 1, returned[i]):
+            fail("thread %d: snapshot ends at %d, %d calls returned" %
+                 (i, got[-1], returned[i]))
+    if summary is not None and trace.path not in summary:
+        fail("%s: not in ust record's summary" % trace.path)
+    print("returned %d, in the snapshot %d (%d threads), window from %s" %
+          (sum(returned), t.count, len(t.seqs),
+           ",".join(str(t.seqs.get(("tick", i), [0])[0]) for i in range(threads))))
+
+
 def main(argv):
     summary = None
     if len(argv) > 2 and argv[-2] == "--summary":
@@ -169,11 +237,16 @@ def main(argv):
         argv = argv[:-2]
     if len(argv) == 4 and argv[1] == "ledger":
         check_ledger(argv[2], argv[3], summary)
+    elif len(argv) == 4 and argv[1] == "ledger-lossy":
+        check_ledger(argv[2], argv[3], summary, lossy=True)
+    elif len(argv) == 5 and argv[1] == "flight":
+        check_flight(argv[2], argv[3], int(argv[4]), summary)
     elif len(argv) in (5, 6) and argv[1] == "crash":
         check_crash(argv[2], argv[3], int(argv[4]),
                     len(argv) == 6 and argv[5] == "--no-loss", summary)
     else:
-        fail("usage: storm_check.py ledger ROOT DIR | crash ROOT PROGRESS THREADS [--no-loss]")
+        fail("usage: storm_check.py ledger|ledger-lossy ROOT DIR | "
+             "crash ROOT PROGRESS THREADS [--no-loss] | flight ROOT PROGRESS THREADS")
 
 
 if __name__ == "__main__":

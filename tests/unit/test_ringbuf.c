@@ -344,6 +344,17 @@ START_TEST(test_commit_all_contexts)
 	struct ust_seg seg;
 	uint32_t v = 7;
 	void *ip[2];
+#ifdef __SANITIZE_ADDRESS__
+	/*
+	 * libasan, loaded first, defines pthread_setname_np() itself and
+	 * calls libc's: libust's (threadname.c) never sees the rename, so
+	 * the records keep the name the thread had when its images were
+	 * built.  doc/compatibility.md says so under "procname".
+	 */
+	const char *renamed = "ctx-before";
+#else
+	const char *renamed = "abcdefghijklmno";
+#endif
 
 	pin_to_cpu(0);
 	ck_assert_int_eq(pthread_getname_np(pthread_self(), old_name,
@@ -363,8 +374,8 @@ START_TEST(test_commit_all_contexts)
 	read_buffer(&rb, 0, 0);
 	ck_assert_uint_eq(rb.nr, 3);
 	check_all_context(&rb.recs[0], "ctx-before", ip[0]);
-	check_all_context(&rb.recs[1], "abcdefghijklmno", ip[1]);
-	check_all_context(&rb.recs[2], "abcdefghijklmno", (void *)0x1234);
+	check_all_context(&rb.recs[1], renamed, ip[1]);
+	check_all_context(&rb.recs[2], renamed, (void *)0x1234);
 	ck_assert_uint_eq(rb.recs[2].v, 7);
 	free(rb.recs);
 	session_stop();
@@ -594,7 +605,7 @@ START_TEST(test_blocking_gives_up_on_stuck_consumer)
 	buf = &session->chan[0].bufs[0];
 	for (i = 0; i < n; i++)
 		write_u32(0, i);
-	ck_assert_int_eq(session->chan[0].stalled, 1);
+	ck_assert_uint_ne(session->chan[0].stall_mark, 0);
 	read_buffer(&rb, 0, 0);
 	ck_assert_uint_eq(rb.nr, 2 * 334);
 	ck_assert_uint_eq(buf->lost_full, 5);

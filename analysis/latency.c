@@ -1,0 +1,58 @@
+/*
+ * latency.c - durations and their percentiles (latency.h).
+ *
+ * SPDX-License-Identifier: GPL-2.0-only
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "analysis.h"
+#include "latency.h"
+
+void latency_add(struct latency *l, int64_t ns)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 16;
+		l->v = realloc(l->v, l->cap * sizeof(*l->v));
+		if (!l->v)
+			abort();
+	}
+	l->v[l->n++] = ns;
+	l->sum += ns;
+	if (ns > l->max)
+		l->max = ns;
+	l->sorted = false;
+}
+
+static int cmp_i64(const void *pa, const void *pb)
+{
+	int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+
+	return a < b ? -1 : a > b;
+}
+
+int64_t latency_rank(struct latency *l, double p)
+{
+	size_t rank;
+
+	if (!l->n)
+		return 0;
+	if (!l->sorted) {
+		qsort(l->v, l->n, sizeof(*l->v), cmp_i64);
+		l->sorted = true;
+	}
+	rank = (size_t)ceil(p * (double)l->n);
+	return l->v[(rank ? rank : 1) - 1];
+}
+
+double latency_mean(const struct latency *l)
+{
+	return l->n ? (double)l->sum / (double)l->n : 0;
+}
+
+void latency_free(struct latency *l)
+{
+	free(l->v);
+	l->v = NULL;
+	l->n = l->cap = 0;
+}
