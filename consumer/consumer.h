@@ -63,6 +63,7 @@ struct stream {
 	uint64_t last_seq;
 	uint64_t first_ts;		/* timestamp_begin of the first one */
 	uint64_t first_seq;		/* and its packet_seq_num */
+	uint64_t last_instance;		/* resume.c: the stream_instance_id on disk */
 
 	uint64_t unwritten;		/* records of its packets not written */
 
@@ -226,6 +227,9 @@ void cd_reserve_close_streams(struct consumer *c);
 
 /* resume.c */
 int cd_resume(struct consumer *c, const char *dir, int pid);
+int cd_resume_stream(struct consumer *c, struct stream *s);
+/* threads.c: the thread streams a dead consumer wrote, taken over */
+int cd_threads_resume(struct consumer *c);
 
 /* snapshot.c */
 void cd_flight_poll(struct consumer *c);

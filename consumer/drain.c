@@ -52,7 +52,7 @@
 void cd_stream_start_at(struct consumer *c, struct stream *s, uint64_t from)
 {
 	const struct chan_info *ci = &c->shm.chan[s->chan];
-	const struct ust_shm_buf *buf = shm_buf(&c->shm, s->chan, s->cpu);
+	const struct ust_shm_buf *buf = s->buf;
 	uint64_t cur, consumed;
 
 	/* I6: the last consumer's store (it is gone, or it is us: relaxed). */

@@ -26,7 +26,9 @@
  * make no sense is reported once and no longer read; the count of
  * regions may only grow, and never past the file.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,13 +69,22 @@ int cd_threads_init(struct consumer *c)
 }
 
 /* The n-th use of `tid` in stream names (0 for its first stream). */
-static uint32_t tid_name_use(struct cd_threads *th, int32_t tid)
+/*
+ * The number of streams named after `tid` (a thread id and role) so
+ * far, counted up; at least `seen` + 1 once seen (resume: the names of
+ * the files already there are taken).
+ */
+static uint32_t tid_name_count(struct cd_threads *th, int32_t tid, uint32_t seen)
 {
 	size_t i;
 
-	for (i = 0; i < th->nr_names; i++)
-		if (th->names[i].tid == tid)
-			return th->names[i].used++;
+	for (i = 0; i < th->nr_names; i++) {
+		if (th->names[i].tid != tid)
+			continue;
+		if (th->names[i].used <= seen)
+			th->names[i].used = seen + 1;
+		return th->names[i].used++;
+	}
 	if (th->nr_names == th->cap_names) {
 		size_t cap = th->cap_names ? 2 * th->cap_names : 64;
 		struct cd_tid_names *p = realloc(th->names, cap * sizeof(*p));
@@ -83,8 +94,13 @@ static uint32_t tid_name_use(struct cd_threads *th, int32_t tid)
 		th->names = p;
 		th->cap_names = cap;
 	}
-	th->names[th->nr_names++] = (struct cd_tid_names){ tid, 1 };
-	return 0;
+	th->names[th->nr_names++] = (struct cd_tid_names){ tid, seen + 1 };
+	return seen;
+}
+
+static uint32_t tid_name_use(struct cd_threads *th, int32_t tid)
+{
+	return tid_name_count(th, tid, 0);
 }
 
 static void region_break(struct consumer *c, struct cd_tregion *r,
@@ -159,6 +175,8 @@ static int region_open(struct consumer *c, struct cd_threads *th, uint64_t i)
 	s->instance = __atomic_load_n(&r->ctl->instance, __ATOMIC_RELAXED);
 	s->cpu_slot = (uint32_t)tid;
 	s->tbuf = r->ctl;
+	/* A consumer that resumes goes on where the dead one stopped. */
+	cd_stream_start_at(c, s, 0);
 	use = tid_name_use(th, (int32_t)(tid * 2 + (int32_t)role));
 	snprintf(s->name, sizeof(s->name), "%s_tid%d%s", ci->name, tid,
 		 role == UST_TBUF_ROLE_SIGNAL ? "_sig" : "");
@@ -328,4 +346,129 @@ void cd_threads_release(struct consumer *c)
 	free(th->names);
 	free(th);
 	c->threads = NULL;
+}
+
+/*
+ * A stream file name of channel `chan`: "<chan>_tid<TID>[_sig][-<N>]".
+ * Sets the thread id and role as tid_name_use() keys them, and N (0
+ * without).
+ */
+static bool thread_file_name(const char *chan, const char *name, int32_t *key,
+			     uint32_t *use)
+{
+	size_t len = strlen(chan);
+	unsigned int role = UST_TBUF_ROLE_THREAD, n = 0;
+	int tid, end = 0;
+
+	if (strncmp(name, chan, len) || strncmp(name + len, "_tid", 4) ||
+	    sscanf(name + len + 4, "%d%n", &tid, &end) != 1 || tid <= 0)
+		return false;
+	name += len + 4 + end;
+	if (!strncmp(name, "_sig", 4)) {
+		role = UST_TBUF_ROLE_SIGNAL;
+		name += 4;
+	}
+	if (*name == '-' && (sscanf(name + 1, "%u%n", &n, &end) != 1 || name[1 + end]))
+		return false;
+	if (*name && *name != '-')
+		return false;
+	*key = (int32_t)(tid * 2 + (int)role);
+	*use = n;
+	return true;
+}
+
+/* The region still in use whose stream instance is `instance`, or NULL. */
+static struct cd_tregion *region_of_instance(struct cd_threads *th, uint64_t instance)
+{
+	uint64_t i;
+	uint32_t state;
+
+	for (i = 0; i < th->nr; i++) {
+		struct cd_tregion *r = &th->r[i];
+
+		if (!r->ctl || r->open)
+			continue;
+		/* I15, acquire, as in region_tick(). */
+		state = __atomic_load_n(&r->ctl->state, __ATOMIC_ACQUIRE);
+		if ((state == UST_TBUF_OWNED || state == UST_TBUF_EXITED) &&
+		    __atomic_load_n(&r->ctl->instance, __ATOMIC_RELAXED) == instance)
+			return r;
+	}
+	return NULL;
+}
+
+/*
+ * One thread stream file of a dead consumer (`old`, read back by
+ * cd_resume_stream()): its region, when still in use, goes on in it
+ * after its last packet; otherwise the stream is done (its thread
+ * exited) and only its lost count is kept.
+ */
+static int thread_file_take(struct consumer *c, struct cd_threads *th,
+			    struct stream *old)
+{
+	struct cd_tregion *r = old->have_last ? region_of_instance(th, old->last_instance) : NULL;
+	uint64_t i;
+
+	if (!r) {
+		if (old->fd >= 0)
+			close(old->fd);
+		th->lost_closed += old->last_discarded;
+		return 0;
+	}
+	i = (uint64_t)(r - th->r);
+	if (region_open(c, th, i)) {
+		region_break(c, r, i, "bad thread id or role");
+		close(old->fd);
+		return 0;
+	}
+	/* The file and the sequence state are the dead consumer's. */
+	snprintf(r->st.name, sizeof(r->st.name), "%s", old->name);
+	r->st.fd = old->fd;
+	r->st.file_size = old->file_size;
+	r->st.have_last = true;
+	r->st.last_ts_end = old->last_ts_end;
+	r->st.last_discarded = old->last_discarded;
+	r->st.last_seq = old->last_seq;
+	r->st.first_ts = old->first_ts;
+	r->st.first_seq = old->first_seq;
+	/* Not the packet after the last on disk twice: it may be unreleased. */
+	cd_stream_start_at(c, &r->st, old->last_seq + 1);
+	return 0;
+}
+
+int cd_threads_resume(struct consumer *c)
+{
+	struct cd_threads *th = c->threads;
+	const struct chan_info *ci;
+	struct dirent *e;
+	int ret = 0, fd;
+	DIR *d;
+
+	if (!th)
+		return 0;
+	ci = &c->shm.chan[c->shm.thread_chan];
+	regions_discover(c, th);
+	fd = openat(c->out_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	d = fd >= 0 ? fdopendir(fd) : NULL;
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
+		return -errno;
+	}
+	while (!ret && (e = readdir(d))) {
+		struct stream old = { .chan = (unsigned int)c->shm.thread_chan, .fd = -1 };
+		uint32_t use;
+		int32_t key;
+
+		if (!thread_file_name(ci->name, e->d_name, &key, &use) ||
+		    strlen(e->d_name) >= sizeof(old.name))
+			continue;
+		tid_name_count(th, key, use);
+		snprintf(old.name, sizeof(old.name), "%s", e->d_name);
+		ret = cd_resume_stream(c, &old);
+		if (!ret)
+			ret = thread_file_take(c, th, &old);
+	}
+	closedir(d);
+	return ret;
 }
