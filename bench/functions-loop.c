@@ -13,7 +13,8 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/resource.h>
+
+#include "report-cpu.h"
 
 static volatile long sink;
 
@@ -27,15 +28,6 @@ static __attribute__((noinline)) long outer(long x)
 	return inner(x) ^ inner(x + 1);
 }
 
-static __attribute__((no_instrument_function)) void report_cpu(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	fprintf(stderr, "cpu %ld.%06ld %ld.%06ld\n", (long)ru.ru_utime.tv_sec,
-		(long)ru.ru_utime.tv_usec, (long)ru.ru_stime.tv_sec,
-		(long)ru.ru_stime.tv_usec);
-}
 
 int main(int argc, char **argv)
 {
