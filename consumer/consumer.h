@@ -230,6 +230,8 @@ int cd_resume(struct consumer *c, const char *dir, int pid);
 int cd_resume_stream(struct consumer *c, struct stream *s);
 /* threads.c: the thread streams a dead consumer wrote, taken over */
 int cd_threads_resume(struct consumer *c);
+/* threads.c: the closed thread streams lacking records (fd -1), for reserve.c */
+struct stream *cd_threads_unwritten(const struct consumer *c, size_t *nr);
 
 /* snapshot.c */
 void cd_flight_poll(struct consumer *c);

@@ -58,6 +58,9 @@ struct cd_threads {
 	uint64_t filtered_closed[3];	/* function events kept out, by filter */
 	struct cd_tid_names *names;
 	size_t nr_names, cap_names;
+	/* Streams closed lacking records (writing stopped): reserve.c closes them. */
+	struct stream *unwritten;
+	size_t nr_unwritten;
 };
 
 int cd_threads_init(struct consumer *c)
@@ -197,6 +200,25 @@ static void filtered_add(uint64_t sum[3], const struct ust_shm_tbuf *ctl)
 		sum[k] += __atomic_load_n(&ctl->filtered[k], __ATOMIC_RELAXED);
 }
 
+/*
+ * A closed stream whose unwritten records its file does not say yet
+ * (writing stopped on a full disk): kept for its closing packet,
+ * cd_threads_unwritten().  Without memory only the summary counts them.
+ */
+static void unwritten_keep(struct cd_threads *th, const struct stream *s)
+{
+	struct stream *p;
+
+	if (!s->unwritten)
+		return;
+	p = realloc(th->unwritten, (th->nr_unwritten + 1) * sizeof(*p));
+	if (!p)
+		return;
+	th->unwritten = p;
+	p[th->nr_unwritten] = *s;
+	p[th->nr_unwritten++].fd = -1;
+}
+
 /* The stream of region `r` is done: close it, keep its counts. */
 static void region_close(struct consumer *c, struct cd_threads *th,
 			 struct cd_tregion *r)
@@ -206,6 +228,7 @@ static void region_close(struct consumer *c, struct cd_threads *th,
 	if (s->fd >= 0)
 		close(s->fd);
 	s->fd = -1;
+	unwritten_keep(th, s);
 	th->lost_closed += s->last_discarded;
 	filtered_add(th->filtered_closed, r->ctl);
 	if (s->nr_corrupt > CORRUPT_REPORT_MAX)
@@ -344,8 +367,15 @@ void cd_threads_release(struct consumer *c)
 	}
 	free(th->r);
 	free(th->names);
+	free(th->unwritten);
 	free(th);
 	c->threads = NULL;
+}
+
+struct stream *cd_threads_unwritten(const struct consumer *c, size_t *nr)
+{
+	*nr = c->threads ? c->threads->nr_unwritten : 0;
+	return *nr ? c->threads->unwritten : NULL;
 }
 
 /*
