@@ -159,7 +159,8 @@
  *     discard-mode buffer in blocking mode adds itself to `waiters`
  *     (atomic, slow path only), rings the consumer's eventfd, then
  *     re-reads `consumed` and sleeps with FUTEX_WAIT on its low 32 bits
- *     while it is unchanged (bounded by a timeout).  Partner: the
+ *     while it is unchanged (naps of at most 1 ms, until the channel's
+ *     CLOCK_MONOTONIC deadline: libust/wake.c).  Partner: the
  *     consumer's store-release of `consumed` (I6), a full fence, then its
  *     load of `waiters`: when non-zero it calls FUTEX_WAKE.  The fences
  *     on both sides make a missed wake-up impossible; a wake without a
