@@ -46,8 +46,11 @@
  * until the trace falls back to a directory), completed at its end
  * ("end=1", last) and renamed
  * (consumer/summary.c); a hidden one without "end" is a consumer that
- * did not finish.
+ * did not finish.  libust writes `<pid>-untraced.summary` itself, with
+ * an empty dir and the error, when it cannot trace at all
+ * (libust/untraced.c).
  */
+#define UST_SUMMARY_SUFFIX		".summary"
 #define UST_SUMMARY_KEY_PID		"pid"		/* the traced process */
 #define UST_SUMMARY_KEY_DIR		"dir"		/* the trace directory */
 #define UST_SUMMARY_KEY_EVENTS		"events"	/* records written */

@@ -39,9 +39,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "abi/consumerd.h"
 #include "common/safepath.h"
-
-#define UST_SUMMARY_SUFFIX	".summary"
 
 struct cli_trace_summary {
 	uint64_t pid;		/* the traced process, 0 when not said */

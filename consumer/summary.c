@@ -60,7 +60,8 @@ int cd_summary_start(struct consumer *c, int dirfd, int pid)
 
 	c->sum_dirfd = dirfd;
 	c->sum_pid = pid;
-	snprintf(c->sum_tmp, sizeof(c->sum_tmp), ".%d.summary.tmp", (int)getpid());
+	snprintf(c->sum_tmp, sizeof(c->sum_tmp), ".%d" UST_SUMMARY_SUFFIX ".tmp",
+		 (int)getpid());
 	unlinkat(dirfd, c->sum_tmp, 0);
 	c->sum_fd = openat(dirfd, c->sum_tmp,
 			   O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
@@ -145,14 +146,14 @@ static int summary_publish(const struct consumer *c, char *final, size_t len)
 {
 	unsigned int n;
 
-	snprintf(final, len, "%d.summary", c->sum_pid);
+	snprintf(final, len, "%d" UST_SUMMARY_SUFFIX, c->sum_pid);
 	for (n = 1; n < 1000; n++) {
 		if (!renameat2(c->sum_dirfd, c->sum_tmp, c->sum_dirfd, final,
 			       RENAME_NOREPLACE))
 			return 0;
 		if (errno != EEXIST)
 			return -errno;
-		snprintf(final, len, "%d-%u.summary", c->sum_pid, n);
+		snprintf(final, len, "%d-%u" UST_SUMMARY_SUFFIX, c->sum_pid, n);
 	}
 	return -EEXIST;
 }

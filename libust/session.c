@@ -39,6 +39,7 @@
 #include "session.h"
 #include "statedump.h"
 #include "threadbuf.h"
+#include "untraced.h"
 
 extern char **environ;
 
@@ -538,17 +539,27 @@ static int spawn_consumer(const struct ust_config *cfg, int shm_fd,
 	return ret;
 }
 
+/* Tracing is off for this process: say why, here and to ust record. */
+static struct ust_session *session_failed(const struct ust_config *cfg,
+					  const char *why)
+{
+	fprintf(stderr, "ust: %s; tracing disabled\n", why);
+	ust__untraced_report(cfg->summary_dir, why);
+	return NULL;
+}
+
 struct ust_session *ust__session_create(const struct ust_config *cfg,
 				       bool sibling)
 {
 	struct ust_session *s;
+	char why[512];
 	int fd = -1, ret;
 
 	s = ust__session_map(cfg, &fd);
 	if (!s) {
-		fprintf(stderr, "ust: cannot create the trace buffers: %s; "
-			"tracing disabled\n", strerror(errno));
-		return NULL;
+		snprintf(why, sizeof(why), "cannot create the trace buffers: %s",
+			 strerror(errno));
+		return session_failed(cfg, why);
 	}
 	/* Blocked writers ring it (I16); without it the consumer only polls. */
 	if (cfg->blocking)
@@ -564,10 +575,10 @@ struct ust_session *ust__session_create(const struct ust_config *cfg,
 	 */
 	s->shm_fd = fd;
 	if (ret) {
-		fprintf(stderr, "ust: cannot start '%s': %s; tracing disabled\n",
-			cfg->consumerd, strerror(-ret));
+		snprintf(why, sizeof(why), "cannot start '%s': %s",
+			 cfg->consumerd, strerror(-ret));
 		ust__session_destroy(s);
-		return NULL;
+		return session_failed(cfg, why);
 	}
 	return s;
 }

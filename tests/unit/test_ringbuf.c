@@ -344,12 +344,12 @@ START_TEST(test_commit_all_contexts)
 	struct ust_seg seg;
 	uint32_t v = 7;
 	void *ip[2];
-#ifdef __SANITIZE_ADDRESS__
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
 	/*
-	 * libasan, loaded first, defines pthread_setname_np() itself and
-	 * calls libc's: libust's (threadname.c) never sees the rename, so
-	 * the records keep the name the thread had when its images were
-	 * built.  doc/compatibility.md says so under "procname".
+	 * libasan and libtsan, loaded first, define pthread_setname_np()
+	 * themselves and call libc's: libust's (threadname.c) never sees
+	 * the rename, so the records keep the name the thread had when its
+	 * images were built.  doc/compatibility.md says so under "procname".
 	 */
 	const char *renamed = "ctx-before";
 #else
