@@ -26,11 +26,13 @@
 #define UST_CONSUMERD_OPT_CLOCK		"clock"		/* UST_SESSION_CLOCK */
 #define UST_CONSUMERD_OPT_SUMMARY_DIR	"summary-dir"	/* write <pid>.summary */
 #define UST_CONSUMERD_OPT_FOREGROUND	"foreground"	/* do not detach */
+#define UST_CONSUMERD_OPT_WAKE_FD	"wake-fd"	/* an eventfd blocked writers ring */
 #define UST_CONSUMERD_OPT_RESUME	"resume"	/* go on with a dead consumer's trace */
 
 /* The descriptors the consumer finds open at these numbers. */
 #define UST_CONSUMERD_SHM_FD	3
 #define UST_CONSUMERD_PID_FD	4
+#define UST_CONSUMERD_WAKE_FD	5	/* with --wake-fd: UST_MODE=block */
 
 /* A number above as the text of its option's argument. */
 #define UST_CONSUMERD_STR_(n)	#n
@@ -69,6 +71,14 @@
 #define UST_SUMMARY_KEY_RATE_LIMITED	"rate_limited"
 #define UST_SUMMARY_KEY_NO_PROGRAM	"no_program"
 #define UST_NOT_RECORDED_FILE		".ust-not-recorded"	/* hidden: not a stream */
+/*
+ * Function events the hooks' filters kept out (libust/funcfilter.c):
+ * by --time-filter, --depth, --filter-func/--exclude-func; only when
+ * not 0.  Counted per thread buffer (abi/shm.h, `filtered`).
+ */
+#define UST_SUMMARY_KEY_FILTERED_TIME	"filtered_time"
+#define UST_SUMMARY_KEY_FILTERED_DEPTH	"filtered_depth"
+#define UST_SUMMARY_KEY_FILTERED_FUNC	"filtered_func"
 
 /*
  * When the trace streams to lttng-relayd (--output net://..., consumer/

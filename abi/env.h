@@ -21,6 +21,13 @@
 #define UST_ENV_SUBBUF_COUNT	"UST_SUBBUF_COUNT"
 #define UST_ENV_READ_TIMER	"UST_READ_TIMER_US"
 #define UST_ENV_CONTEXT		"UST_CONTEXT"	/* UST_CONTEXT_NAME_*, comma-separated */
+#define UST_ENV_BUFFERS		"UST_BUFFERS"	/* UST_BUFFERS_NAME_* */
+/* Function tracing (doc/functions.md): the layout, and the hooks' filters. */
+#define UST_ENV_FUNCTIONS	"UST_FUNCTIONS"	/* UST_FUNCTIONS_NAME_* */
+#define UST_ENV_FUNC_TIME	"UST_FUNC_TIME_FILTER"	/* ns: shorter calls are left out */
+#define UST_ENV_FUNC_DEPTH	"UST_FUNC_DEPTH"	/* calls nested deeper are left out */
+#define UST_ENV_FUNC_FILTER	"UST_FUNC_FILTER"	/* globs: only these and their callees */
+#define UST_ENV_FUNC_EXCLUDE	"UST_FUNC_EXCLUDE"	/* globs: not these nor their callees */
 #define UST_ENV_SESSION_CLOCK	"UST_SESSION_CLOCK" /* set by ust record */
 #define UST_ENV_SUMMARY_DIR	"UST_SUMMARY_DIR"   /* set by ust record */
 #define UST_ENV_CONSUMERD	"UST_CONSUMERD"	/* another ust-consumerd */
@@ -83,6 +90,31 @@ struct ust_filter_blob {
 #define UST_MODE_NAME_OVERWRITE	"overwrite"
 #define UST_MODE_NAME_BLOCK	"block"		/* discard, writers wait */
 #define UST_MODE_NAME_FLIGHT	"flight"
+
+/*
+ * The values of UST_BUFFERS: one buffer per CPU (the default), or one per
+ * thread (doc/ring-buffer.md, "Per-thread buffers").
+ */
+#define UST_BUFFERS_NAME_PER_CPU	"per-cpu"
+#define UST_BUFFERS_NAME_PER_THREAD	"per-thread"
+
+/*
+ * The values of UST_FUNCTIONS: the events of function tracing
+ * (libust/functions.c), and the contexts each records by default when
+ * UST_CONTEXT is not set.
+ */
+enum ust_func_layout {
+	UST_FUNC_COMPACT = 0,	/* ust_func:*: 8 and 4 bytes per entry and exit */
+	UST_FUNC_FULL,		/* ust_cyg_profile:*: ust's layout before */
+	UST_FUNC_LTTNG_FAST,	/* lttng_ust_cyg_profile_fast:* */
+	UST_FUNC_LTTNG,		/* lttng_ust_cyg_profile:* */
+};
+#define UST_FUNCTIONS_NAME_COMPACT	"compact"
+#define UST_FUNCTIONS_NAME_FULL		"full"
+#define UST_FUNCTIONS_NAME_LTTNG_FAST	"lttng-fast"
+#define UST_FUNCTIONS_NAME_LTTNG	"lttng"
+/* What Trace Compass's call stack and debug-info views need (doc/compatibility.md). */
+#define UST_FUNCTIONS_LTTNG_CONTEXT	"vtid,vpid,procname,ip"
 
 /*
  * The names of UST_CONTEXT's list (common/context.h parses it): the

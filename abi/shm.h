@@ -23,6 +23,9 @@
  *   | cpu 0: subbuf_count * subbuf_size bytes
  *   | cpu 1: ...
  *   +---------------------------+ header.total_size
+ *   | thread buffer 0           |   header.threads_offset (page aligned):
+ *   | thread buffer 1 ...       |   per-thread channels only (I14-I17)
+ *   +---------------------------+   the memfd grows as buffers are added
  *
  * Positions in a buffer are free-running 64-bit byte counts: position p
  * lives at data offset p % (subbuf_size * subbuf_count) and belongs to
@@ -125,6 +128,54 @@
  *     copies before running them; `ust ctl` then sets the events' gate
  *     words (process_vm_writev), so the next call takes the gated path.
  *
+ * I14 Thread buffers are published by their count.  A channel with
+ *     UST_CHAN_PER_THREAD has no per-CPU buffers: each thread that
+ *     records gets a region of its own, struct ust_shm_tbuf then the
+ *     ring, all of the same size (UST_TBUF_REGION_SIZE()), region i at
+ *     threads_offset + i * size.  libust appends a region (growing the
+ *     memfd first) under a process-local lock and then publishes
+ *     `threads_published` with a store-release.  Partner: the reader's
+ *     acquire load; it maps and reads only regions below it, and checks
+ *     that each lies inside the file (I1).
+ *
+ * I15 A thread buffer has one owner at a time, named by `state`:
+ *     FREE -> CLAIMED by libust's acquiring compare-and-exchange (partner:
+ *     the consumer's release of FREE, so its reads of the old contents are
+ *     done before they are overwritten); the claimer writes tid, instance,
+ *     role, packet 0 and the commit pair, then stores OWNED with release;
+ *     the owner thread alone writes records (I2, I4 by plain stores, I3
+ *     by ownership: no rseq, no atomic read-modify-write); it stores
+ *     EXITED with release after its last commit and the open packet's
+ *     record count (I17).  Partner of both: the consumer's acquire load of
+ *     `state`.  After EXITED the consumer drains everything, stores
+ *     `consumed` = 0, then FREE with release.  A signal handler that
+ *     records while its thread is in the middle of a record writes into
+ *     a second buffer of that thread (role UST_TBUF_ROLE_SIGNAL); deeper
+ *     nesting is counted lost (I7) in `lost_nested`.  The counters of a
+ *     thread buffer are incremented by one instruction without LOCK,
+ *     which no signal handler of the same thread can split.
+ *
+ * I16 A blocked writer sleeps, it does not spin.  A writer of a full
+ *     discard-mode buffer in blocking mode adds itself to `waiters`
+ *     (atomic, slow path only), rings the consumer's eventfd, then
+ *     re-reads `consumed` and sleeps with FUTEX_WAIT on its low 32 bits
+ *     while it is unchanged (naps of at most 1 ms, until the channel's
+ *     CLOCK_MONOTONIC deadline: libust/wake.c).  Partner: the
+ *     consumer's store-release of `consumed` (I6), a full fence, then its
+ *     load of `waiters`: when non-zero it calls FUTEX_WAKE.  The fences
+ *     on both sides make a missed wake-up impossible; a wake without a
+ *     waiter costs one system call of the consumer.
+ *
+ * I17 Closed packets of a thread buffer carry their record count.  The
+ *     writer that closes the packet of slot k (I5) stores its number of
+ *     records in `records[k]` before the release store of the commit
+ *     that leaves it; an exiting owner stores the open packet's count
+ *     before EXITED.  Partner: the consumer's acquire loads (of the
+ *     offset, of the state).  The consumer then writes the packet without
+ *     walking its records; it walks them only when a check of the header
+ *     or of the count fails (a damaged packet) and for buffers whose
+ *     process died (crash recovery).
+ *
  * Process-local rules of libust that complete these (libust/session.h):
  * the session pointer is published with a store-release after the whole
  * mapping is initialised, and writers load it with acquire; an event's
@@ -139,7 +190,7 @@
 #include "abi/flight.h"
 
 #define UST_SHM_MAGIC		0x31545355u	/* "UST1" little endian */
-#define UST_SHM_VERSION		3u	/* 3: a set of contexts per channel; filters */
+#define UST_SHM_VERSION		4u	/* 4: per-thread buffers, blocked writers' wake-ups */
 #define UST_SHM_MEMFD_NAME	"ust-trace"	/* found in /proc/PID/fd */
 
 #define UST_SHM_PAGE		4096u
@@ -152,6 +203,8 @@
 #define UST_READ_TIMER_MIN_US	100u		/* consumer period bounds */
 #define UST_READ_TIMER_MAX_US	10000000u
 #define UST_MAX_PATTERNS	64u		/* UST_TRACE / -e patterns */
+#define UST_TBUF_MAX_SLOTS	256u		/* sub-buffers of a per-thread buffer */
+#define UST_TBUF_CTL_SIZE	UST_SHM_PAGE	/* struct ust_shm_tbuf, padded */
 
 enum ust_mode {
 	UST_MODE_DISCARD = 0,	/* full buffer: refuse and count the record */
@@ -176,6 +229,12 @@ enum ust_event_context {
 };
 #define UST_CTX_ALL		0x1fu
 #define UST_CTX_DEFAULT		UST_CTX_VTID
+
+/* Flags of a channel (struct ust_shm_channel.flags). */
+enum ust_chan_flags {
+	UST_CHAN_PER_THREAD = 1u << 0,	/* one buffer per thread (I14), none per CPU */
+};
+#define UST_CHAN_FLAGS_ALL	0x1u
 
 enum ust_clock_kind {
 	UST_CLOCK_TSC = 1,	/* raw rdtsc; frequency in the session clock */
@@ -205,8 +264,54 @@ struct ust_shm_buf {
 
 	/* I6: written only by the consumer, with a store-release. */
 	uint64_t consumed;
-	uint8_t pad2[64 - 8];
+	/* I16: blocked writers sleeping on `consumed`; atomic add/sub. */
+	uint32_t waiters;
+	uint8_t pad2[64 - 12];
 } __attribute__((aligned(64)));
+
+/* The owner of a thread buffer (I15). */
+enum ust_tbuf_state {
+	UST_TBUF_FREE = 0,	/* nobody's: libust may claim it */
+	UST_TBUF_CLAIMED = 1,	/* libust is setting it up: not yet readable */
+	UST_TBUF_OWNED = 2,	/* a live thread writes it */
+	UST_TBUF_EXITED = 3,	/* its thread is done: the consumer finishes it */
+};
+
+/* Which records of a thread a buffer holds. */
+enum ust_tbuf_role {
+	UST_TBUF_ROLE_THREAD = 0,	/* the thread's own */
+	UST_TBUF_ROLE_SIGNAL = 1,	/* its signal handlers' during a record */
+};
+
+/*
+ * The control page of one thread buffer (I14-I17), then its ring of
+ * subbuf_count * subbuf_size bytes at UST_TBUF_CTL_SIZE.  `buf` is used
+ * exactly as a per-CPU buffer's control block (I2, I4-I7), with one
+ * writer: the owner.  The thread id is also in every packet, in the slot
+ * of a per-CPU packet's cpu_id (ctf/format.h), and stream_instance_id is
+ * `instance`, unique per claim in the process.
+ */
+struct ust_shm_tbuf {
+	struct ust_shm_buf buf;
+	/* I15: libust's until OWNED is released, then the consumer's to read. */
+	uint32_t state;		/* enum ust_tbuf_state */
+	int32_t tid;		/* the owner thread */
+	uint64_t instance;	/* stream_instance_id of its packets */
+	uint32_t role;		/* enum ust_tbuf_role */
+	uint32_t reserved;
+	/* I7, I15: the owner's (one instruction each); read at the end. */
+	uint64_t lost_nested;	/* records of signal handlers nested deeper */
+	uint64_t filtered[3];	/* function events kept out: time, depth, function */
+	uint8_t pad[256 - 192 - 56];
+	/* I17: records in the closed packet of slot k; the owner's. */
+	uint32_t records[UST_TBUF_MAX_SLOTS];
+};
+
+_Static_assert(sizeof(struct ust_shm_tbuf) <= UST_TBUF_CTL_SIZE, "tbuf control page");
+
+/* Bytes of one thread buffer's region. */
+#define UST_TBUF_REGION_SIZE(subbuf_size, subbuf_count)			\
+	((uint64_t)UST_TBUF_CTL_SIZE + (uint64_t)(subbuf_size) * (subbuf_count))
 
 struct ust_shm_channel {
 	char name[32];		/* NUL-terminated; stream files are <name>_<cpu> */
@@ -217,7 +322,7 @@ struct ust_shm_channel {
 	uint64_t bufs_offset;	/* struct ust_shm_buf[nr_cpus] */
 	uint64_t data_offset;	/* cpu i at data_offset + i * subbuf_size * subbuf_count */
 	uint32_t event_context;	/* set of enum ust_event_context bits */
-	uint32_t reserved;	/* zero */
+	uint32_t flags;		/* enum ust_chan_flags */
 };
 
 struct ust_shm_header {
@@ -248,6 +353,15 @@ struct ust_shm_header {
 	 */
 	uint64_t ctl_offset;
 	uint64_t ctl_size;
+
+	/*
+	 * I14: the thread buffers of the per-thread channel (at most one),
+	 * 0 when there is none; regions below `threads_published` are ready.
+	 */
+	uint64_t threads_offset;
+	uint64_t threads_published;
+	/* I7: records of threads that could not get a buffer; atomic add. */
+	uint64_t lost_no_buffer;
 };
 
 /*

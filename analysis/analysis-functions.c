@@ -13,6 +13,11 @@
  * calls it made.  Calls still open at the end of the trace are closed at
  * their thread's last event, and counted as such.  By default the
  * section is printed only when the traces have function calls.
+ *
+ * A trace that lost events gives a profile that is wrong, not just
+ * smaller: calls are missing, and an exit whose entry was lost closes
+ * the wrong call.  The section then says so first, before any number,
+ * and again above the tables.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -40,6 +45,9 @@ struct functions {
 	struct u64map active;		/* (thread, function) -> activations + 1 */
 	struct u64map edges;		/* (caller + 1, callee) -> edge */
 	uint64_t calls, at_end, unmatched;
+	/* Losses of the user-space traces (discarded messages). */
+	uint64_t lost_events, lost_packets;
+	bool lost_unknown;		/* a count babeltrace2 would not know */
 };
 
 /* Activations of function `f` on thread `th`'s stack, changed by `d`. */
@@ -227,6 +235,48 @@ static void print_graph(const struct functions *x, const uint32_t *order,
 	free(all);
 }
 
+/* Discarded events or packets of a user-space trace. */
+static void functions_discarded(void *a, struct report_ctx *c, const struct rd_msg *m)
+{
+	struct functions *x = a;
+
+	(void)c;
+	if (report_is_kernel(rd_stream_trace(m->stream)))
+		return;
+	if (m->count == UINT64_MAX)
+		x->lost_unknown = true;
+	else if (m->kind == RD_MSG_DISCARDED_EVENTS)
+		x->lost_events += m->count;
+	else
+		x->lost_packets += m->count;
+}
+
+static bool lossy(const struct functions *x)
+{
+	return x->lost_events || x->lost_packets || x->lost_unknown;
+}
+
+/* The warning of a lossy trace, where the numbers are. */
+static void print_loss_warning(const struct functions *x, const struct report_ctx *c,
+			       FILE *out)
+{
+	fputs("WARNING: INCOMPLETE PROFILE: the trace lost ", out);
+	if (x->lost_events)
+		fprintf(out, "%" PRIu64 " events (%.1f%% of %" PRIu64 " recorded + lost)",
+			x->lost_events, 100.0 * (double)x->lost_events /
+			(double)(x->lost_events + c->nr_events), x->lost_events + c->nr_events);
+	if (x->lost_events && (x->lost_packets || x->lost_unknown))
+		fputs(" and ", out);
+	if (x->lost_packets)
+		fprintf(out, "%" PRIu64 " packets", x->lost_packets);
+	else if (x->lost_unknown)
+		fputs("an unknown number of events", out);
+	fputs(".\nWARNING: the calls and times below miss what was lost, and an exit whose "
+	      "entry was lost\nWARNING: closed another call: record again without loss "
+	      "(ust record --functions blocks\nWARNING: rather than lose; else raise "
+	      "--subbuf-size or --subbuf-count).\n", out);
+}
+
 static void functions_print(void *a, struct report_ctx *c, FILE *out)
 {
 	struct functions *x = a;
@@ -241,9 +291,11 @@ static void functions_print(void *a, struct report_ctx *c, FILE *out)
 		fputs("no function events (record with --functions)\n", out);
 		return;
 	}
+	if (lossy(x))
+		print_loss_warning(x, c, out);
 	fprintf(out, "%" PRIu64 " calls of %" PRIu32 " functions in %" PRIu32
-		" thread%s\n", x->calls, x->ct.nr_funcs, x->ct.nr_threads,
-		x->ct.nr_threads == 1 ? "" : "s");
+		" thread%s%s\n", x->calls, x->ct.nr_funcs, x->ct.nr_threads,
+		x->ct.nr_threads == 1 ? "" : "s", lossy(x) ? " (INCOMPLETE: events lost)" : "");
 	fprintf(out, "unpaired: %" PRIu64 " calls not returned by the end (closed at"
 		" their thread's last event), %" PRIu64 " exits without their entry\n",
 		x->at_end, x->unmatched);
@@ -251,6 +303,9 @@ static void functions_print(void *a, struct report_ctx *c, FILE *out)
 		fprintf(out, "warning: %s (ignored)\n", x->ct.error);
 	order = by_self_time(x);
 	rows = x->ct.nr_funcs < c->top ? x->ct.nr_funcs : c->top;
+	if (lossy(x))
+		fputs("WARNING: INCOMPLETE PROFILE (events lost, above): the counts and "
+		      "times below are wrong\n", out);
 	print_flat(x, order, rows, out);
 	print_graph(x, order, rows, out);
 	free(order);
@@ -274,6 +329,7 @@ const struct analysis analysis_functions = {
 	.create = functions_create,
 	.classify = functions_classify,
 	.event = functions_event,
+	.discarded = functions_discarded,
 	.print = functions_print,
 	.destroy = functions_destroy,
 };

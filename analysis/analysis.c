@@ -68,6 +68,18 @@ const char *report_str(const struct rd_value *v, int idx, char *buf, size_t size
 	return buf;
 }
 
+bool export_keep(const struct report_ctx *c, int64_t tid, int64_t begin,
+		 int64_t end, bool instant)
+{
+	if (c->only_tid && tid != c->tid)
+		return false;
+	if (c->window && (end < c->begin_ns || begin > c->end_ns))
+		return false;
+	if (instant)
+		return c->min_dur_ns == 0;
+	return end - begin >= c->min_dur_ns;
+}
+
 bool report_is_kernel(const struct rd_trace *t)
 {
 	const struct rd_env *d = rd_metadata_env(rd_trace_metadata(t), "domain");

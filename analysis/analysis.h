@@ -46,6 +46,14 @@ struct report_ctx {
 	int64_t thread_tid;		/* --thread TID, -1 when not given */
 	const char *between[2];		/* --between A B */
 	struct kmodel *kmodel;		/* the kernel sections' (kmodel.h) */
+	/*
+	 * export's filters (export_keep()): a window of time (begin_ns,
+	 * end_ns above, what overlaps it is kept), one thread, the shortest
+	 * call or slice kept (0: all; instant events then go).
+	 */
+	bool window, only_tid;
+	int64_t tid;
+	int64_t min_dur_ns;
 };
 
 struct analysis {
@@ -105,6 +113,14 @@ bool report_is_kernel(const struct rd_trace *t);
 /* A classify() that takes every event, without its fields. */
 int report_every_class(void *a, const struct rd_trace *t,
 		       const struct rd_event_class *ec, bool *fields);
+/*
+ * Whether a call or slice of thread `tid` over [begin, end] (an instant
+ * event: begin == end) passes export's filters: it overlaps the window,
+ * is the thread's, lasts long enough (instants only without
+ * --min-duration).
+ */
+bool export_keep(const struct report_ctx *c, int64_t tid, int64_t begin,
+		 int64_t end, bool instant);
 /* malloc() that aborts on memory exhaustion, zeroed. */
 void *report_zalloc(size_t size);
 

@@ -20,6 +20,7 @@
 
 struct proc {
 	struct sym_table *syms;
+	uint64_t base;			/* ust_func:base, for compact entries */
 	struct u64map addrs;		/* entry address -> function index + 1 */
 	struct u64map threads;		/* tid -> ct_thread */
 };
@@ -76,14 +77,28 @@ enum ct_kind calltrack_classify(const struct rd_trace *t,
 {
 	const struct rd_env *d = rd_metadata_env(rd_trace_metadata(t), "domain");
 
+	/* Every layout of function tracing (libust/functions.c), old ones too. */
+	static const char *const entries[] = {
+		"ust_func:entry", "ust_func:entry_addr", "ust_cyg_profile:func_entry",
+		"lttng_ust_cyg_profile_fast:func_entry", "lttng_ust_cyg_profile:func_entry",
+	};
+	static const char *const exits[] = {
+		"ust_func:exit", "ust_cyg_profile:func_exit",
+		"lttng_ust_cyg_profile_fast:func_exit", "lttng_ust_cyg_profile:func_exit",
+	};
+	size_t i;
+
 	if (d && d->str && !strcmp(d->str, "kernel"))
 		return CT_NONE;
-	if (!strcmp(ec->name, "ust_cyg_profile:func_entry"))
-		return CT_ENTRY;
-	if (!strcmp(ec->name, "ust_cyg_profile:func_exit"))
-		return CT_EXIT;
+	for (i = 0; i < sizeof(entries) / sizeof(entries[0]); i++)
+		if (!strcmp(ec->name, entries[i]))
+			return CT_ENTRY;
+	for (i = 0; i < sizeof(exits) / sizeof(exits[0]); i++)
+		if (!strcmp(ec->name, exits[i]))
+			return CT_EXIT;
 	if (!strncmp(ec->name, "lttng_ust_statedump:", 20) ||
-	    !strncmp(ec->name, "lttng_ust_dl:", 13))
+	    !strncmp(ec->name, "lttng_ust_dl:", 13) ||
+	    !strcmp(ec->name, "ust_func:base"))
 		return CT_SYMBOLS;
 	return CT_OTHER;
 }
@@ -200,7 +215,11 @@ int calltrack_event(struct calltrack *ct, const struct rd_msg *m,
 	const uint8_t *pl;
 	size_t len;
 
-	if (kind == CT_SYMBOLS) {
+	if (kind == CT_SYMBOLS && !strcmp(m->ec->name, "ust_func:base")) {
+		if (rd_event_payload(m, &pl, &len) || len != 8)
+			return bad_event(ct, m);
+		p->base = rd_le64(pl);
+	} else if (kind == CT_SYMBOLS) {
 		u64map_free(&p->addrs);
 		if (sym_table_observe(p->syms, m))
 			return bad_event(ct, m);
@@ -220,9 +239,15 @@ int calltrack_event(struct calltrack *ct, const struct rd_msg *m,
 			ct->ops->unmatched(ct->user, th, m->ns);
 		return 0;
 	}
-	if (rd_event_payload(m, &pl, &len) || len != 16)
+	/*
+	 * The function: an offset from ust_func:base (4 bytes, the compact
+	 * layout), or an address first (8 bytes: ust_func:entry_addr,
+	 * lttng_ust_cyg_profile_fast; 16: with the call site).
+	 */
+	if (rd_event_payload(m, &pl, &len) || (len != 4 && len != 8 && len != 16))
 		return bad_event(ct, m);
-	push(ct, th, func_at(ct, p, rd_le64(pl)), m->ns);
+	push(ct, th, func_at(ct, p, len == 4 ? p->base + rd_le32(pl) : rd_le64(pl)),
+	     m->ns);
 	return 0;
 }
 

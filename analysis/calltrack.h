@@ -1,8 +1,10 @@
 /*
  * calltrack.h - the call stacks of traced threads, rebuilt from the
- * function-tracing events (ust_cyg_profile:func_entry / func_exit,
- * doc/functions.md), with function names resolved from each process's
- * statedump events (analysis/symbols.h).  What `ust report --functions`,
+ * function-tracing events of every layout (ust_func:entry/exit with
+ * ust_func:base, ust_cyg_profile:func_entry/exit, LTTng-UST's
+ * lttng_ust_cyg_profile(_fast):func_entry/exit; doc/functions.md), with
+ * function names resolved from each process's statedump events
+ * (analysis/symbols.h).  What `ust report --functions`,
  * `ust export` (folded, chrome) and the tests' funcs tool share.
  *
  * SPDX-License-Identifier: GPL-2.0-only

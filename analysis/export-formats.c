@@ -53,6 +53,8 @@ static void csv_event(void *a, struct report_ctx *c, const struct rd_msg *m,
 
 	(void)tag;
 	(void)v;
+	if (!export_keep(c, m->vtid, m->ns, m->ns, true))
+		return;
 	x->payload.len = 0;
 	if (rd_reader_print_payload(c->reader, m, &x->payload))
 		x->payload.len = 0;	/* the reader stops at the next event */
@@ -110,11 +112,9 @@ struct chrome {
 	struct u64map threads;		/* (pid, tid) -> thread_seen */
 };
 
-static void chrome_enter(void *a, struct ct_thread *th, int64_t ns);
 static void chrome_leave(void *a, struct ct_thread *th, int64_t ns, bool at_end);
 
 static const struct ct_ops chrome_ops = {
-	.enter = chrome_enter,
 	.leave = chrome_leave,
 };
 
@@ -207,36 +207,40 @@ static void chrome_head(struct chrome *x, struct report_ctx *c, const char *name
 	}
 }
 
-/* A complete ("X") event of [begin, end). */
+/*
+ * A complete ("X") event of [begin, end), when export's filters keep it:
+ * cut to the window.
+ */
 static void chrome_slice(struct chrome *x, struct report_ctx *c, const char *name,
 			 const char *cat, const struct rd_trace *t, int64_t tid,
 			 int64_t begin, int64_t end)
 {
-	int64_t d = end - begin;
+	int64_t d;
 
+	if (!export_keep(c, tid, begin, end, false))
+		return;
+	if (c->window && begin < c->begin_ns)
+		begin = c->begin_ns;
+	if (c->window && end > c->end_ns)
+		end = c->end_ns;
+	d = end - begin;
 	chrome_head(x, c, name, cat, 'X', begin, t, tid);
 	fprintf(c->out, ",\"dur\":%" PRId64 ".%03" PRId64 "}", d / 1000, d % 1000);
 }
 
-/* A function call begins ("B") or ends ("E") on its thread. */
-static void chrome_function(struct chrome *x, struct ct_thread *th, int64_t ns,
-			    char ph)
-{
-	const char *name = calltrack_name(&x->ct, th->stack[th->depth - 1].func);
-
-	chrome_head(x, x->c, name, "function", ph, ns, th->trace, th->tid);
-	fputc('}', x->c->out);
-}
-
-static void chrome_enter(void *a, struct ct_thread *th, int64_t ns)
-{
-	chrome_function(a, th, ns, 'B');
-}
-
+/*
+ * A function call, one complete event when it returns (or at the end of
+ * the trace): half the size of a begin and an end event, and its length
+ * known for --min-duration.  Readers take them in any order.
+ */
 static void chrome_leave(void *a, struct ct_thread *th, int64_t ns, bool at_end)
 {
+	struct chrome *x = a;
+	const struct ct_frame *fr = &th->stack[th->depth - 1];
+
 	(void)at_end;
-	chrome_function(a, th, ns, 'E');
+	chrome_slice(x, x->c, calltrack_name(&x->ct, fr->func), "function",
+		     th->trace, th->tid, fr->begin_ns, ns);
 }
 
 static void chrome_args(struct report_ctx *c, const struct rd_event_class *ec,
@@ -282,6 +286,8 @@ static void chrome_event(void *a, struct report_ctx *c, const struct rd_msg *m,
 		tag = CHROME_INSTANT;
 	}
 	if (tag == CHROME_INSTANT) {
+		if (!export_keep(c, m->vtid, m->ns, m->ns, true))
+			return;
 		chrome_head(x, c, m->ec->name, report_is_kernel(t) ? "kernel" : "ust",
 			    'i', m->ns, t, m->vtid);
 		fputs(",\"s\":\"t\"", c->out);
@@ -505,6 +511,8 @@ static void folded_leave(void *a, struct ct_thread *th, int64_t ns, bool at_end)
 	const struct ct_frame *fr = &th->stack[th->depth - 1];
 
 	(void)at_end;
+	if (!export_keep(x->c, th->tid, fr->begin_ns, ns, false))
+		return;
 	x->nodes[fr->user].count += x->c->weight_ns ?
 		(uint64_t)(ns - fr->begin_ns - fr->child_ns) : 1;
 }
@@ -583,7 +591,7 @@ static void folded_event(void *a, struct report_ctx *c, const struct rd_msg *m,
 			return;
 		th = calltrack_thread(&x->ct, t, m->vtid);
 	}
-	if (c->weight_ns)
+	if (c->weight_ns || !export_keep(c, m->vtid, m->ns, m->ns, true))
 		return;		/* ns and event counts do not add up */
 	if (th && th->depth) {
 		stack_of(x, folded_stack(x, t, m->vtid, th, th->depth, m->ec->name))->count++;

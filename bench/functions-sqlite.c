@@ -15,7 +15,8 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <sys/resource.h>
+
+#include "report-cpu.h"
 
 #include "sqlite3.h"
 
@@ -73,15 +74,6 @@ static double query(sqlite3 *db, const char *sql)
 	return sum;
 }
 
-static void report_cpu(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	fprintf(stderr, "cpu %ld.%06ld %ld.%06ld\n", (long)ru.ru_utime.tv_sec,
-		(long)ru.ru_utime.tv_usec, (long)ru.ru_stime.tv_sec,
-		(long)ru.ru_stime.tv_usec);
-}
 
 int main(int argc, char **argv)
 {

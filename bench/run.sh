@@ -349,11 +349,12 @@ lttng_disabled() {
 		{ cat "$WORK/out" >&2; die "lttng-bench failed"; }
 }
 
-# ust_enabled CONTEXT KIND: overwrite mode, the consumer draining on the
-# other CPU.
+# ust_enabled CONTEXT KIND [BUFFERS]: overwrite mode, the consumer
+# draining on the other CPU; BUFFERS per-cpu (the default) or per-thread.
 ust_enabled() {
 	rm -rf "$WORK/ust-ow"
-	taskset -c "$HELP_CPU" "$UST" record --context="$1" --overwrite -o "$WORK/ust-ow" -- \
+	taskset -c "$HELP_CPU" "$UST" record --context="$1" --overwrite \
+		--buffers="${3:-per-cpu}" -o "$WORK/ust-ow" -- \
 		"$UST_BENCH" loop "$2" "$(events "$2")" "$WARMUP" >"$WORK/out" 2>&1 ||
 		{ cat "$WORK/out" >&2; die "ust record --overwrite failed"; }
 	rm -rf "$WORK/ust-ow"
@@ -483,10 +484,11 @@ rate_reached() {
 	awk -v a="$a" -v r="$1" 'BEGIN { exit !(a >= 0.95 * r) }'
 }
 
-# ust_rate THREADS RATE: sets LOST.
+# ust_rate THREADS RATE [BUFFERS]: sets LOST.
 ust_rate() {
 	rm -rf "$WORK/ust-rate"
-	taskset -c "$HELP_CPU" "$UST" record --context=none -o "$WORK/ust-rate" -- \
+	taskset -c "$HELP_CPU" "$UST" record --context=none --buffers="${3:-per-cpu}" \
+		-o "$WORK/ust-rate" -- \
 		"$UST_BENCH" rate "$1" "$2" "$RATE_SECONDS" >"$WORK/out" 2>&1 ||
 		{ cat "$WORK/out" >&2; die "ust record (rate) failed"; }
 	LOST=$(sed -n 's/^ust record: .* events written, \([0-9]*\) lost.*/\1/p' "$WORK/out" | head -n 1)
@@ -507,6 +509,11 @@ lttng_rate() {
 	LOST=${LOST:-0}
 	lttng_q destroy "$s" || die "lttng destroy failed"
 	rm -rf "$LTW/rate"
+}
+
+# ust_pt_rate THREADS RATE: the same with per-thread buffers.
+ust_pt_rate() {
+	ust_rate "$1" "$2" per-thread
 }
 
 # rate_try TRACER THREADS RATE: 0 when it passes.
@@ -612,6 +619,8 @@ while want 1 && [ $rep -le "$REPS" ]; do
 	lt_measure lttng.int lttng_enabled none int
 	measure ust.int_tid ust_enabled tid int
 	lt_measure lttng.int_tid lttng_enabled vtid int
+	measure ust.int_pt ust_enabled none int per-thread
+	measure ust.str32_pt ust_enabled none str32 per-thread
 	measure ust.int4 ust_enabled none int4
 	lt_measure lttng.int4 lttng_enabled none int4
 	measure ust.str32 ust_enabled none str32
@@ -645,6 +654,7 @@ if want 4; then
 	echo "4. most events/s without loss, $RATE_SECONDS s per try"
 	for threads in 1 2; do
 		max_rate ust $threads
+		max_rate ust_pt $threads
 		[ $LTD_RUN = no ] || max_rate lttng $threads
 	done
 fi
@@ -771,6 +781,8 @@ TABLE=$WORK/table.md
 	row "2b. enabled, one 4-byte int, tid / vtid" ust.int_tid lttng.int_tid
 	row "2c. enabled, four 4-byte ints, none" ust.int4 lttng.int4
 	row "2d. enabled, one 32-character string, none" ust.str32 lttng.str32
+	row "2e. per-thread buffers, one 4-byte int (the thread id in the packet) / vtid" ust.int_pt lttng.int_tid
+	row "2f. per-thread buffers, one 32-character string / none" ust.str32_pt lttng.str32
 	echo
 	echo "**2. Bytes on disk per 4-byte event** ($N_BYTES events, discard mode, none lost;"
 	echo "trace directory size / events read by babeltrace2)."
@@ -800,12 +812,14 @@ TABLE=$WORK/table.md
 	echo "search to 10%; 4 x 1 MiB sub-buffers per CPU on both sides, discard mode, to disk;"
 	echo "ust --context=none, LTTng default context). Higher is better."
 	echo
-	echo "| producer threads | ust | LTTng-UST | ust/LTTng |"
-	echo "|---|---:|---:|---:|"
+	echo "| producer threads | ust per-CPU | ust per-thread | LTTng-UST | ust/LTTng (best) |"
+	echo "|---|---:|---:|---:|---:|"
 	for threads in 1 2; do
 		u=$(fig "rate.ust.$threads")
+		p=$(fig "rate.ust_pt.$threads")
 		l=$(fig "rate.lttng.$threads")
-		echo "| $threads | $(mega "$u") | $(mega "$l") | $(ratio "$l" "$u") |"
+		b=$(echo "$u $p" | awk '{ a = $1 + 0; b = $2 + 0; print (b > a ? b : a) }')
+		echo "| $threads | $(mega "$u") | $(mega "$p") | $(mega "$l") | $(ratio "$l" "$b") |"
 	done
 	echo
 	echo "**5. Start-up** of a trivial program (main returns at once), medians of $START_RUNS"
@@ -858,6 +872,13 @@ TABLE=$WORK/table.md
 	ur=$(fig rate.ust.1) lr=$(fig rate.lttng.1)
 	goal "events/s without loss, 1 producer, M/s" ">= 20" "$(mega "$ur")" "$(mega "$lr")" \
 		"$(met 'a >= 20000000' "$(echo "$ur" | tr -d '<')" "$(echo "$lr" | tr -d '<')")"
+	up=$(median ust.int_pt)
+	goal "per-thread buffers, enabled 4-byte event, on-CPU ns (2e; issue 20)" "<= 10 ns" "$up" "$(median lttng.int_tid)" \
+		"$(met 'a <= 10' "$up" 0)"
+	ur2=$(fig rate.ust.2) up2=$(fig rate.ust_pt.2) lr2=$(fig rate.lttng.2)
+	best2=$(echo "$ur2 $up2" | tr -d '<' | awk '{ a = $1 + 0; b = $2 + 0; print (b > a ? b : a) }')
+	goal "events/s without loss, 2 producers, M/s (issue 20)" ">= 40" "$(mega "$best2")" "$(mega "$lr2")" \
+		"$(met 'a >= 40000000' "$best2" 0)"
 	us=$(fig start.ust_on.exit) ls=$(fig start.lttng_on.exit)
 	goal "start-up overhead, µs (exit, over no tracer)" "<= 1000" \
 		"$(echo "$pe $us" | awk '{ if ($1 == "-" || $2 == "-") print "-"; else printf "%.0f\n", $2 - $1 }')" \

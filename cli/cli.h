@@ -10,6 +10,8 @@
 #ifndef UST_CLI_H
 #define UST_CLI_H
 
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Exit statuses shared by every command. */
@@ -49,8 +51,42 @@ extern const char *cli_prog;
 
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * A time of --begin/--end (view.c): "SEC[.NNNNNNNNN]" from the clock's
+ * origin, or "[YYYY-MM-DD ]HH:MM:SS[.N]" (the day of `first_ns`, the
+ * trace's first event, when not given), local time or UTC (`gmt`).
+ * 0, or -1 when it is not one.
+ */
+int cli_parse_time(const char *s, int64_t first_ns, bool gmt, int64_t *ns);
+
 /* functions.c: `ust record --functions` (doc/functions.md). */
 extern const char *const cli_functions_patterns[];
 int cli_functions_preload(void);
+
+/* --functions[=LAYOUT] and the hooks' filters, as given. */
+struct cli_func_opts {
+	const char *layout;	/* UST_FUNCTIONS_NAME_*, NULL: the default */
+	uint64_t time_ns;	/* --time-filter, 0: none */
+	uint32_t depth;		/* --depth, 0: none */
+	char *only;		/* --filter-func globs, comma-separated, or NULL */
+	char *exclude;		/* --exclude-func */
+};
+
+enum cli_func_opt {
+	CLI_FUNC_LAYOUT,
+	CLI_FUNC_TIME,
+	CLI_FUNC_DEPTH,
+	CLI_FUNC_ONLY,
+	CLI_FUNC_EXCLUDE,
+};
+
+/* Take option `which` with argument `arg` (NULL: none); 0 or -1 (said). */
+int cli_functions_option(struct cli_func_opts *f, enum cli_func_opt which,
+			 const char *arg);
+/* Whether a filter of the hooks was asked for (they need per-thread buffers). */
+bool cli_functions_filtered(const struct cli_func_opts *f);
+/* UST_FUNCTIONS and UST_FUNC_* for CMD; 0 or -1 (said). */
+int cli_functions_env(const struct cli_func_opts *f);
+void cli_functions_release(struct cli_func_opts *f);
 
 #endif /* UST_CLI_H */

@@ -54,7 +54,12 @@ enum record_opt {
 	OPT_SUBBUF_COUNT,
 	OPT_READ_TIMER,
 	OPT_CONTEXT,
+	OPT_BUFFERS,
 	OPT_FUNCTIONS,
+	OPT_TIME_FILTER,
+	OPT_DEPTH,
+	OPT_FILTER_FUNC,
+	OPT_EXCLUDE_FUNC,
 	OPT_KERNEL,
 	OPT_KERNEL_PID,
 	OPT_KERNEL_ALL,
@@ -114,9 +119,27 @@ static const struct poptOption record_options[] = {
 	  "vtid (the thread id, the default; 'tid' too), vpid, procname, "
 	  "ip, pthread_id; or 'none' (LTTng's context names and types)",
 	  "LIST" },
-	{ "functions", '\0', POPT_ARG_NONE, NULL, OPT_FUNCTIONS,
+	{ "buffers", '\0', POPT_ARG_STRING, NULL, OPT_BUFFERS,
+	  "per-cpu (the default) or per-thread: one buffer per thread, "
+	  "written without atomic operations, the default with --functions "
+	  "(not with --flight-recorder or --relayd)", "KIND" },
+	{ "functions", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_FUNCTIONS,
 	  "trace every function entry and exit of a program built with "
-	  "-finstrument-functions (preloads libust-cyg-profile.so)", NULL },
+	  "-finstrument-functions (preloads libust-cyg-profile.so); LAYOUT: "
+	  "compact (the default: 8 and 4 bytes), full (entry {addr, call_site}), "
+	  "lttng-fast or lttng (LTTng-UST's cyg-profile events, with vtid, vpid, "
+	  "procname and ip)", "LAYOUT" },
+	{ "time-filter", '\0', POPT_ARG_STRING, NULL, OPT_TIME_FILTER,
+	  "with --functions: only the calls lasting at least DUR (e.g. 1us)",
+	  "DUR" },
+	{ "depth", '\0', POPT_ARG_STRING, NULL, OPT_DEPTH,
+	  "with --functions: only the calls nested at most N deep", "N" },
+	{ "filter-func", '\0', POPT_ARG_STRING, NULL, OPT_FILTER_FUNC,
+	  "with --functions: only the functions named by GLOB and the calls "
+	  "they make; repeatable", "GLOB" },
+	{ "exclude-func", '\0', POPT_ARG_STRING, NULL, OPT_EXCLUDE_FUNC,
+	  "with --functions: not the functions named by GLOB nor the calls "
+	  "they make; repeatable", "GLOB" },
 	{ "kernel", 'k', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_KERNEL,
 	  "also record kernel events (needs root) into DIR/kernel: "
 	  "scheduling, system calls and interrupts, or the tracepoints "
@@ -157,10 +180,12 @@ struct record_opts {
 	bool flight;		/* --flight-recorder (implies overwrite) */
 	bool blocking;		/* --blocking */
 	bool functions;		/* --functions */
+	struct cli_func_opts func;	/* its layout and the hooks' filters */
 	uint64_t subbuf_size;
 	uint64_t subbuf_count;
 	uint64_t read_timer_us;
 	char *context;		/* --context's list, NULL if not given */
+	const char *buffers;	/* --buffers: UST_BUFFERS_NAME_*, NULL if not given */
 	bool kernel;		/* --kernel */
 	bool kernel_all;	/* --kernel-all: not only CMD's process tree */
 	char *trigger;		/* --trigger SPEC */
@@ -336,6 +361,21 @@ static int check_kernel(struct record_opts *o, const char *arg)
 	return 0;
 }
 
+/* --buffers=KIND. */
+static int check_buffers(struct record_opts *o, const char *arg)
+{
+	if (!strcmp(arg, UST_BUFFERS_NAME_PER_CPU))
+		o->buffers = UST_BUFFERS_NAME_PER_CPU;
+	else if (!strcmp(arg, UST_BUFFERS_NAME_PER_THREAD))
+		o->buffers = UST_BUFFERS_NAME_PER_THREAD;
+	else {
+		cli_error("invalid --buffers '%s': must be '" UST_BUFFERS_NAME_PER_CPU
+			  "' or '" UST_BUFFERS_NAME_PER_THREAD "'", arg);
+		return -1;
+	}
+	return 0;
+}
+
 /* Apply option `opt` with argument `arg`.  Returns 0 or -1 (reported). */
 static int apply_option(struct record_opts *o, int opt, const char *arg)
 {
@@ -359,7 +399,15 @@ static int apply_option(struct record_opts *o, int opt, const char *arg)
 		return 0;
 	case OPT_FUNCTIONS:
 		o->functions = true;
-		return 0;
+		return cli_functions_option(&o->func, CLI_FUNC_LAYOUT, arg);
+	case OPT_TIME_FILTER:
+		return cli_functions_option(&o->func, CLI_FUNC_TIME, arg);
+	case OPT_DEPTH:
+		return cli_functions_option(&o->func, CLI_FUNC_DEPTH, arg);
+	case OPT_FILTER_FUNC:
+		return cli_functions_option(&o->func, CLI_FUNC_ONLY, arg);
+	case OPT_EXCLUDE_FUNC:
+		return cli_functions_option(&o->func, CLI_FUNC_EXCLUDE, arg);
 	case OPT_BLOCKING:
 		o->blocking = true;
 		return 0;
@@ -371,6 +419,8 @@ static int apply_option(struct record_opts *o, int opt, const char *arg)
 		return check_read_timer(arg, &o->read_timer_us);
 	case OPT_CONTEXT:
 		return check_context(o, arg);
+	case OPT_BUFFERS:
+		return check_buffers(o, arg);
 	case OPT_KERNEL:
 		return check_kernel(o, arg);
 	case OPT_TRIGGER:
@@ -454,6 +504,20 @@ static enum parse_result record_parse(int argc, const char **argv,
 		res = PARSE_ERROR;
 	if (res == PARSE_OK && cli_relay_check(&o->relay, o->output != NULL))
 		res = PARSE_ERROR;
+	if (res == PARSE_OK && o->buffers && !strcmp(o->buffers, UST_BUFFERS_NAME_PER_THREAD) &&
+	    (o->flight || o->relay.url)) {
+		cli_error("--buffers=per-thread cannot be combined with %s: "
+			  "it reads per-CPU buffers only",
+			  o->flight ? "--flight-recorder" : "--relayd");
+		res = PARSE_ERROR;
+	}
+	if (res == PARSE_OK && cli_functions_filtered(&o->func) &&
+	    (!o->functions || o->flight || o->relay.url ||
+	     (o->buffers && strcmp(o->buffers, UST_BUFFERS_NAME_PER_THREAD)))) {
+		cli_error("--time-filter, --depth, --filter-func and --exclude-func "
+			  "need --functions with per-thread buffers");
+		res = PARSE_ERROR;
+	}
 	if (res == PARSE_OK && o->blocking && o->overwrite) {
 		cli_error("--blocking and %s cannot be combined: "
 			  "an overwriting buffer is never full",
@@ -494,6 +558,7 @@ static void record_opts_release(struct record_opts *o)
 	cli_sel_release(&o->sel);
 	free(o->output);
 	free(o->kernel_list);
+	cli_functions_release(&o->func);
 	free(o->trigger);
 	free(o->trigger_holdoff);
 	cli_relay_release(&o->relay);
@@ -577,6 +642,19 @@ static const char *buffer_mode(const struct record_opts *o)
 }
 
 /*
+ * UST_BUFFERS: --buffers, else per-thread for function tracing (where it
+ * is allowed), else NULL (our environment's, or libust's default).
+ */
+static const char *buffer_kind(const struct record_opts *o)
+{
+	if (o->buffers)
+		return o->buffers;
+	if (o->functions && !o->flight && !o->relay.url)
+		return UST_BUFFERS_NAME_PER_THREAD;
+	return NULL;
+}
+
+/*
  * The settings for CMD.  Buffer settings not given on the command line
  * are left as they are in our environment.
  */
@@ -586,7 +664,7 @@ static int set_environment(const struct record_opts *o, const char *outdir,
 	char *trace = cli_sel_trace(&o->sel);
 	int ret;
 
-	if (o->functions && cli_functions_preload()) {
+	if (o->functions && (cli_functions_preload() || cli_functions_env(&o->func))) {
 		free(trace);
 		return -1;
 	}
@@ -604,6 +682,7 @@ static int set_environment(const struct record_opts *o, const char *outdir,
 	    (o->read_timer_us &&
 	     setenv_u64(UST_ENV_READ_TIMER, o->read_timer_us)) ||
 	    (o->context && setenv(UST_ENV_CONTEXT, o->context, 1)) ||
+	    (buffer_kind(o) && setenv(UST_ENV_BUFFERS, buffer_kind(o), 1)) ||
 	    (o->trigger_user && setenv(UST_ENV_TRIGGER, o->trigger, 1)) ||
 	    (o->trigger_user && o->trigger_holdoff &&
 	     setenv(UST_ENV_TRIGGER_HOLDOFF, o->trigger_holdoff, 1))) {

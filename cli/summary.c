@@ -169,6 +169,12 @@ static uint64_t *counter_of(struct cli_trace_summary *t, const char *key)
 		return &t->relay_kept;
 	if (!strcmp(key, UST_SUMMARY_KEY_RELAY_CUT))
 		return &t->relay_cut;
+	if (!strcmp(key, UST_SUMMARY_KEY_FILTERED_TIME))
+		return &t->filtered[0];
+	if (!strcmp(key, UST_SUMMARY_KEY_FILTERED_DEPTH))
+		return &t->filtered[1];
+	if (!strcmp(key, UST_SUMMARY_KEY_FILTERED_FUNC))
+		return &t->filtered[2];
 	return NULL;
 }
 
@@ -448,6 +454,27 @@ static void print_relay(const struct cli_trace_summary *t, FILE *out)
 			cli_prog, t->relay_unconfirmed, plural(t->relay_unconfirmed));
 }
 
+/* What the function filters kept out, by filter. */
+static void print_filtered(const struct cli_trace_summary *t, FILE *out)
+{
+	static const char *const by[3] = {
+		"--time-filter", "--depth", "--filter-func/--exclude-func",
+	};
+	const char *sep = "";
+	unsigned int k;
+
+	if (!t->filtered[0] && !t->filtered[1] && !t->filtered[2])
+		return;
+	fprintf(out, "%s:     function events filtered out:", cli_prog);
+	for (k = 0; k < 3; k++) {
+		if (!t->filtered[k])
+			continue;
+		fprintf(out, "%s %" PRIu64 " by %s", sep, t->filtered[k], by[k]);
+		sep = ",";
+	}
+	fputc('\n', out);
+}
+
 /* "  PLACE  (N events, M lost...)", or "(not counted)" when unknown here. */
 static void print_trace_line(const struct cli_trace_summary *t, FILE *out)
 {
@@ -489,6 +516,7 @@ static void print_trace(const struct cli_trace_summary *t, FILE *out)
 			(int)(nl - p), p);
 	for (p = t->notes; p && (nl = strchr(p, '\n')); p = nl + 1)
 		fprintf(out, "%s:     %.*s\n", cli_prog, (int)(nl - p), p);
+	print_filtered(t, out);
 }
 
 /* "error: PLACE: message", or "error: process PID: message" without a trace. */

@@ -20,6 +20,9 @@
  *	snapshot=PATH		one line per flight-recorder snapshot written
  *	rate_limited=N EVENT	records of EVENT over its rate limit
  *	no_program=N EVENT	records of EVENT a filter had no program for
+ *	filtered_time=N		function events --time-filter kept out (also
+ *	filtered_depth=N	--depth, --filter-func/--exclude-func)
+ *	filtered_func=N
  *	relay=URL ...		streamed to lttng-relayd: the relay_* keys of
  *				abi/consumerd.h; dir= is then where the trace
  *				went on when the relay failed, else empty
@@ -56,6 +59,7 @@ struct cli_trace_summary {
 	bool uncounted;		/* what it holds is not known here (rescue.c) */
 	uint64_t rate_limited;	/* records over rate limits, all events */
 	uint64_t no_program;	/* records a filter had no program for */
+	uint64_t filtered[3];	/* function events kept out: time, depth, func */
 	char *not_recorded;	/* "\n"-terminated lines, one per event, NULL when none */
 	/* streamed to lttng-relayd (doc/relayd.md); relay NULL when not */
 	char *relay;		/* the URL */

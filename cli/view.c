@@ -105,7 +105,7 @@ static int parse_clock_time(const char *s, int64_t first_ns, bool gmt, int64_t *
  * clock's origin (the Unix epoch for our absolute clocks), as
  * babeltrace2's --begin/--end read them.
  */
-static int parse_time(const char *s, int64_t first_ns, bool gmt, int64_t *ns)
+int cli_parse_time(const char *s, int64_t first_ns, bool gmt, int64_t *ns)
 {
 	char *end;
 	long long sec;
@@ -265,9 +265,9 @@ int view_batch(struct rd_reader *r, struct view_opts *o)
 		if (!o->times_set) {
 			const char *bad = NULL;
 
-			if (o->begin_s && parse_time(o->begin_s, m.ns, o->gmt, &o->begin))
+			if (o->begin_s && cli_parse_time(o->begin_s, m.ns, o->gmt, &o->begin))
 				bad = o->begin_s;
-			else if (o->end_s && parse_time(o->end_s, m.ns, o->gmt, &o->end))
+			else if (o->end_s && cli_parse_time(o->end_s, m.ns, o->gmt, &o->end))
 				bad = o->end_s;
 			if (bad) {
 				cli_error("bad time '%s' (see 'ust view --help')", bad);

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/parse.h"
 
@@ -44,17 +45,23 @@ static int size_shift(char suffix)
 	}
 }
 
+/* The decimal number `text` starts with, and where its suffix starts. */
+static int leading_u64(const char *text, unsigned long long *v, char **end)
+{
+	if (!text || *text < '0' || *text > '9')
+		return -EINVAL;
+	errno = 0;
+	*v = strtoull(text, end, 10);
+	return errno ? -EINVAL : 0;
+}
+
 int ust__parse_size(const char *text, uint64_t *out)
 {
 	unsigned long long v;
 	char *end;
 	int shift = 0;
 
-	if (!text || *text < '0' || *text > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(text, &end, 10);
-	if (errno)
+	if (leading_u64(text, &v, &end))
 		return -EINVAL;
 	if (*end) {
 		shift = size_shift(*end);
@@ -67,4 +74,28 @@ int ust__parse_size(const char *text, uint64_t *out)
 		return -EINVAL;
 	*out = (uint64_t)v << shift;
 	return 0;
+}
+
+int ust__parse_duration_ns(const char *text, uint64_t *out)
+{
+	static const struct {
+		const char *unit;
+		uint64_t ns;
+	} units[] = { { "", 1 }, { "ns", 1 }, { "us", 1000 }, { "ms", 1000000 },
+		      { "s", 1000000000 } };
+	unsigned long long v;
+	char *end;
+	size_t i;
+
+	if (leading_u64(text, &v, &end))
+		return -EINVAL;
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (strcmp(end, units[i].unit))
+			continue;
+		if (v > UINT64_MAX / units[i].ns)
+			return -EINVAL;
+		*out = v * units[i].ns;
+		return 0;
+	}
+	return -EINVAL;
 }

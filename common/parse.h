@@ -21,6 +21,8 @@ int ust__parse_u64(const char *text, uint64_t *out);
 
 /* A process id: a plain decimal number from 1 to INT_MAX; 0 or -EINVAL. */
 int ust__parse_pid(const char *text, pid_t *pid);
+/* A duration: an integer with ns (the default), us, ms or s. */
+int ust__parse_duration_ns(const char *text, uint64_t *out);
 
 static inline int ust__is_pow2(uint64_t v)
 {

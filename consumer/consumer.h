@@ -36,11 +36,20 @@
 #define CORRUPT_REPORT_MAX	5		/* messages per stream */
 #define META_FILE		"metadata"
 
-/* One per-CPU buffer of one channel, and its stream file. */
+/*
+ * One buffer of one channel, and its stream file: a CPU's, or a thread's
+ * (threads.c).  `buf`, `data`, `instance`, `cpu_slot` and `tbuf` say
+ * where the buffer is and what its packets must carry.
+ */
 struct stream {
 	unsigned int chan;
-	unsigned int cpu;
-	char name[48];			/* "<channel>_<cpu>" */
+	unsigned int cpu;		/* the CPU, or the thread buffer's region */
+	char name[48];			/* "<channel>_<cpu>", "<channel>_tid<tid>" */
+	struct ust_shm_buf *buf;	/* its control block, in the mapping */
+	const uint8_t *data;		/* its ring */
+	uint64_t instance;		/* stream_instance_id of its packets */
+	uint32_t cpu_slot;		/* their cpu_id: the CPU, or the thread id */
+	const struct ust_shm_tbuf *tbuf;	/* a thread buffer's control page, or NULL */
 	int fd;				/* -1 until the first packet is written */
 	uint64_t file_size;		/* bytes of whole packets on disk */
 	uint64_t consumed;		/* next sub-buffer (free-running) to read */
@@ -54,6 +63,7 @@ struct stream {
 	uint64_t last_seq;
 	uint64_t first_ts;		/* timestamp_begin of the first one */
 	uint64_t first_seq;		/* and its packet_seq_num */
+	uint64_t last_instance;		/* resume.c: the stream_instance_id on disk */
 
 	uint64_t unwritten;		/* records of its packets not written */
 
@@ -101,6 +111,14 @@ struct consumer {
 	char *snapshot_lines;		/* "snapshot=PATH\n" each, for the summary */
 	struct cd_relay *relay;		/* the relay sink (relay.c), or NULL */
 	struct consumer_stats stats;
+	int wake_fd;			/* the eventfd blocked writers ring (I16), or -1 */
+	struct cd_threads *threads;	/* the thread buffers (threads.c), or NULL */
+	/*
+	 * I1, I17: the memory broke the contract once (a corrupt packet, a
+	 * count that did not fit, a bad thread buffer): from then on every
+	 * packet is walked, the writers' counts are not trusted.
+	 */
+	bool distrust;
 	struct cd_trigger *trigger;	/* UST_TRIGGER on a user event, or NULL */
 	int reserve_fd;			/* room kept on the trace's disk (reserve.c) */
 
@@ -184,6 +202,19 @@ const char *cd_packet_sequence_check(const struct stream *s, uint64_t n,
 void cd_streams_release(struct consumer *c);
 uint64_t cd_streams_lost(const struct consumer *c);
 
+/* threads.c: the per-thread channel's buffers (abi/shm.h, I14-I17) */
+struct cd_threads;
+int cd_threads_init(struct consumer *c);
+void cd_threads_drain(struct consumer *c, bool final);
+void cd_threads_release(struct consumer *c);
+uint64_t cd_threads_lost(const struct consumer *c);
+/* The summary lines of the function filters' counts, malloc'ed ("" when none). */
+char *cd_threads_summary(const struct consumer *c);
+/* drain.c, for threads.c */
+void cd_stream_drain(struct consumer *c, struct stream *s, bool final);
+void cd_stream_flush_counted(struct consumer *c, struct stream *s);
+const uint8_t *cd_stream_slot(const struct consumer *c, const struct stream *s,
+			      uint64_t n);
 /* summary.c */
 int cd_summary_start(struct consumer *c, int dirfd, int pid);
 void cd_summary_started(struct consumer *c);
@@ -196,6 +227,11 @@ void cd_reserve_close_streams(struct consumer *c);
 
 /* resume.c */
 int cd_resume(struct consumer *c, const char *dir, int pid);
+int cd_resume_stream(struct consumer *c, struct stream *s);
+/* threads.c: the thread streams a dead consumer wrote, taken over */
+int cd_threads_resume(struct consumer *c);
+/* threads.c: the closed thread streams lacking records (fd -1), for reserve.c */
+struct stream *cd_threads_unwritten(const struct consumer *c, size_t *nr);
 
 /* snapshot.c */
 void cd_flight_poll(struct consumer *c);

@@ -36,6 +36,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/futex.h>
+#include <sys/syscall.h>
 
 #include "consumer.h"
 
@@ -50,7 +52,7 @@
 void cd_stream_start_at(struct consumer *c, struct stream *s, uint64_t from)
 {
 	const struct chan_info *ci = &c->shm.chan[s->chan];
-	const struct ust_shm_buf *buf = shm_buf(&c->shm, s->chan, s->cpu);
+	const struct ust_shm_buf *buf = s->buf;
 	uint64_t cur, consumed;
 
 	/* I6: the last consumer's store (it is gone, or it is us: relaxed). */
@@ -68,19 +70,25 @@ int cd_streams_init(struct consumer *c)
 	unsigned int ch, cpu, i = 0;
 	size_t scratch = 0;
 
-	c->nr_streams = m->nr_channels * m->nr_cpus;
-	c->streams = calloc(c->nr_streams, sizeof(*c->streams));
+	c->nr_streams = (m->nr_channels - (m->thread_chan >= 0)) * m->nr_cpus;
+	c->streams = calloc(c->nr_streams ? c->nr_streams : 1, sizeof(*c->streams));
 	if (!c->streams)
 		return -ENOMEM;
 	for (ch = 0; ch < m->nr_channels; ch++) {
 		if (m->chan[ch].subbuf_size > scratch)
 			scratch = m->chan[ch].subbuf_size;
+		if (m->chan[ch].flags & UST_CHAN_PER_THREAD)
+			continue;	/* threads.c */
 		for (cpu = 0; cpu < m->nr_cpus; cpu++, i++) {
 			struct stream *s = &c->streams[i];
 
 			s->chan = ch;
 			s->cpu = cpu;
 			s->fd = -1;
+			s->buf = shm_buf(m, ch, cpu);
+			s->data = shm_slot(m, ch, cpu, 0);
+			s->instance = cpu;
+			s->cpu_slot = cpu;
 			snprintf(s->name, sizeof(s->name), "%s_%u", m->chan[ch].name, cpu);
 			cd_stream_start_at(c, s, 0);
 		}
@@ -88,6 +96,15 @@ int cd_streams_init(struct consumer *c)
 	c->scratch = malloc(scratch);
 	c->scratch_size = scratch;
 	return c->scratch ? 0 : -ENOMEM;
+}
+
+/* Sub-buffer `n` of stream `s`'s ring. */
+const uint8_t *cd_stream_slot(const struct consumer *c, const struct stream *s,
+			      uint64_t n)
+{
+	const struct chan_info *ci = &c->shm.chan[s->chan];
+
+	return s->data + ((n & (ci->subbuf_count - 1)) << ci->subbuf_shift);
 }
 
 /* Close the stream files and free what cd_streams_init() allocated. */
@@ -118,7 +135,7 @@ uint64_t cd_streams_lost(const struct consumer *c)
 
 	for (i = 0; i < c->nr_streams; i++)
 		lost += c->streams[i].last_discarded;
-	return lost;
+	return lost + cd_threads_lost(c);
 }
 
 /* A packet that failed its checks: counted, and reported a few times. */
@@ -155,7 +172,7 @@ static uint64_t commit_offset_load(const struct ust_shm_buf *buf)
 
 static void consumed_publish(const struct consumer *c, struct stream *s)
 {
-	struct ust_shm_buf *buf = shm_buf(&c->shm, s->chan, s->cpu);
+	struct ust_shm_buf *buf = s->buf;
 
 	/*
 	 * I6, release: our copy of the sub-buffers below `consumed` is complete
@@ -165,6 +182,16 @@ static void consumed_publish(const struct consumer *c, struct stream *s)
 	__atomic_store_n(&buf->consumed,
 			 s->consumed << c->shm.chan[s->chan].subbuf_shift,
 			 __ATOMIC_RELEASE);
+	/*
+	 * I16: the full fence orders the store above before the load of
+	 * `waiters`; partner: a blocked writer's add to `waiters` before its
+	 * own look at `consumed` (libust/wake.c).  I1: any value is harmless,
+	 * a wake-up nobody waits for costs one system call.
+	 */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	if (__atomic_load_n(&buf->waiters, __ATOMIC_RELAXED))
+		(void)syscall(SYS_futex, (uint32_t *)&buf->consumed, FUTEX_WAKE,
+			      INT32_MAX, NULL, NULL, 0);
 }
 
 /*
@@ -208,7 +235,7 @@ enum copy_state cd_packet_copy_state(const struct consumer *c,
 				  const uint8_t *slot)
 {
 	const struct chan_info *ci = &c->shm.chan[s->chan];
-	const struct ust_shm_buf *buf = shm_buf(&c->shm, s->chan, s->cpu);
+	const struct ust_shm_buf *buf = s->buf;
 	uint64_t cur;
 
 	/*
@@ -240,9 +267,9 @@ const char *cd_packet_sequence_check(const struct stream *s, uint64_t n,
 
 	if (seq != n)
 		snprintf(why, len, "packet_seq_num %" PRIu64 " in sub-buffer %" PRIu64, seq, n);
-	else if (inst != s->cpu || cpu != s->cpu)
-		snprintf(why, len, "packet of cpu %" PRIu64 "/%u in the buffer of cpu %u",
-			 inst, cpu, s->cpu);
+	else if (inst != s->instance || cpu != s->cpu_slot)
+		snprintf(why, len, "packet of stream %" PRIu64 "/%u in the buffer of %" PRIu64 "/%u",
+			 inst, cpu, s->instance, s->cpu_slot);
 	else if (s->have_last && begin < s->last_ts_end)
 		snprintf(why, len, "timestamp_begin %" PRIu64 " before the previous packet's end %" PRIu64,
 			 begin, s->last_ts_end);
@@ -261,10 +288,12 @@ const char *cd_packet_sequence_check(const struct stream *s, uint64_t n,
 static void packet_reject(struct consumer *c, struct stream *s, uint64_t n,
 			  enum copy_state state, const char *why)
 {
-	if (state == COPY_RACY)
+	if (state == COPY_RACY) {
 		c->stats.packets_dropped++;
-	else
+	} else {
 		packet_corrupt(c, s, n, why);
+		c->distrust = true;
+	}
 }
 
 /*
@@ -273,7 +302,8 @@ static void packet_reject(struct consumer *c, struct stream *s, uint64_t n,
  * padding.  0, or -1 with the reason in `why` (res.error or the sequence).
  */
 static int packet_check(struct consumer *c, struct stream *s, uint64_t n, size_t len,
-			struct ust_walk_result *res, char *why, size_t whylen)
+			int64_t counted, struct ust_walk_result *res, char *why,
+			size_t whylen)
 {
 	const struct chan_info *ci = &c->shm.chan[s->chan];
 	uint8_t *pkt = c->scratch;
@@ -281,10 +311,18 @@ static int packet_check(struct consumer *c, struct stream *s, uint64_t n, size_t
 
 	content = ctf_get_le64(pkt + UST_PACKET_OFF(content_size));
 	ctf_put_le64(pkt + UST_PACKET_OFF(packet_size), (content + 7) & ~7ull);
-	if (shm_packet_walk(pkt, len, c->shm.uuid, ci->stream_id, &ci->table,
-			    NULL, NULL, res)) {
-		snprintf(why, whylen, "%s", res->error);
-		return -1;
+	/*
+	 * I17: a count the writer published, plausible for the header's
+	 * sizes, spares the walk; a damaged packet is walked.
+	 */
+	if (counted < 0 || shm_packet_counted(pkt, len, c->shm.uuid, ci->stream_id,
+					      (uint64_t)counted, res)) {
+		c->distrust |= counted >= 0;
+		if (shm_packet_walk(pkt, len, c->shm.uuid, ci->stream_id, &ci->table,
+				    NULL, NULL, res)) {
+			snprintf(why, whylen, "%s", res->error);
+			return -1;
+		}
 	}
 	return cd_packet_sequence_check(s, n, pkt, why, whylen) ? -1 : 0;
 }
@@ -295,14 +333,15 @@ static int packet_check(struct consumer *c, struct stream *s, uint64_t n, size_t
  * dropped when it adds nothing (no record, no new loss).
  */
 static void packet_process(struct consumer *c, struct stream *s, uint64_t n,
-			   size_t len, enum copy_state state, bool final)
+			   size_t len, int64_t counted, enum copy_state state,
+			   bool final)
 {
 	struct ust_walk_result res;
 	uint8_t *pkt = c->scratch;
 	uint64_t content, lost;
 	char why[160];
 
-	if (packet_check(c, s, n, len, &res, why, sizeof(why))) {
+	if (packet_check(c, s, n, len, counted, &res, why, sizeof(why))) {
 		packet_reject(c, s, n, state, why);
 		return;
 	}
@@ -321,11 +360,29 @@ static void packet_process(struct consumer *c, struct stream *s, uint64_t n,
 	s->last_seq = n;
 }
 
+/*
+ * The record count the writer published for the packet of sub-buffer `n`
+ * of a thread buffer (I17), read before the copy is judged; -1 for a
+ * per-CPU buffer (its packets are walked).  I1: checked by packet_check().
+ */
+static int64_t packet_count(const struct consumer *c, const struct stream *s,
+			    uint64_t n)
+{
+	const struct chan_info *ci = &c->shm.chan[s->chan];
+
+	if (!s->tbuf || c->distrust)
+		return -1;
+	/* I17: after the acquire load of the offset (or state) that showed it. */
+	return __atomic_load_n(&s->tbuf->records[n & (ci->subbuf_count - 1)],
+			       __ATOMIC_RELAXED);
+}
+
 /* Read closed sub-buffer `s->consumed`, then release it. */
 static void subbuf_consume(struct consumer *c, struct stream *s)
 {
 	const struct chan_info *ci = &c->shm.chan[s->chan];
-	const uint8_t *slot = shm_slot(&c->shm, s->chan, s->cpu, s->consumed);
+	const uint8_t *slot = cd_stream_slot(c, s, s->consumed);
+	int64_t counted = packet_count(c, s, s->consumed);
 	enum copy_state state;
 	size_t len;
 
@@ -334,7 +391,7 @@ static void subbuf_consume(struct consumer *c, struct stream *s)
 	if (state == COPY_TORN)
 		c->stats.packets_dropped++;
 	else
-		packet_process(c, s, s->consumed, len, state, false);
+		packet_process(c, s, s->consumed, len, counted, state, false);
 	s->consumed++;
 	consumed_publish(c, s);
 }
@@ -354,15 +411,29 @@ static void stream_skip_lapped(struct consumer *c, struct stream *s, uint64_t ol
 	consumed_publish(c, s);
 }
 
+/* The records a buffer refused (I7), as its packets count them. */
+static uint64_t stream_lost(const struct stream *s)
+{
+	/* I7: relaxed, like the increments. */
+	uint64_t lost = __atomic_load_n(&s->buf->lost_full, __ATOMIC_RELAXED) +
+			__atomic_load_n(&s->buf->lost_big, __ATOMIC_RELAXED);
+
+	if (s->tbuf)
+		lost += __atomic_load_n(&s->tbuf->lost_nested, __ATOMIC_RELAXED);
+	return lost;
+}
+
 /*
  * Flush the sub-buffer being filled as the stream's last packet:
  * [start, commit.offset), closed in the copy with the writer's last
- * timestamp and the buffer's lost counts.
+ * timestamp and the buffer's lost counts.  `counted`: its thread handed
+ * it back with the packet's record count (I17); else its records are
+ * walked (its process is gone: crash recovery).
  */
-static void stream_flush_partial(struct consumer *c, struct stream *s)
+static void stream_flush_partial(struct consumer *c, struct stream *s, bool counted)
 {
 	const struct chan_info *ci = &c->shm.chan[s->chan];
-	const struct ust_shm_buf *buf = shm_buf(&c->shm, s->chan, s->cpu);
+	const struct ust_shm_buf *buf = s->buf;
 	uint64_t off, n, used, last_ts, lost;
 	enum copy_state state;
 	const uint8_t *slot;
@@ -381,9 +452,8 @@ static void stream_flush_partial(struct consumer *c, struct stream *s)
 	 * records; I7: the loss counters, relaxed like their increments.
 	 */
 	last_ts = __atomic_load_n(&buf->commit.last_ts, __ATOMIC_RELAXED);
-	lost = __atomic_load_n(&buf->lost_full, __ATOMIC_RELAXED) +
-	       __atomic_load_n(&buf->lost_big, __ATOMIC_RELAXED);
-	slot = shm_slot(&c->shm, s->chan, s->cpu, n);
+	lost = stream_lost(s);
+	slot = cd_stream_slot(c, s, n);
 	memcpy(c->scratch, slot, used);
 	state = cd_packet_copy_state(c, s, n, slot);
 	if (state == COPY_TORN) {
@@ -393,8 +463,15 @@ static void stream_flush_partial(struct consumer *c, struct stream *s)
 	ctf_put_le64(c->scratch + UST_PACKET_OFF(timestamp_end), last_ts);
 	ctf_put_le64(c->scratch + UST_PACKET_OFF(content_size), used * 8);
 	ctf_put_le64(c->scratch + UST_PACKET_OFF(events_discarded), lost);
-	packet_process(c, s, n, used, state, true);
+	packet_process(c, s, n, used, counted ? packet_count(c, s, n) : -1,
+		       state, true);
 	s->consumed = n + 1;
+}
+
+/* The last packet of a thread buffer its thread handed back (I15, I17). */
+void cd_stream_flush_counted(struct consumer *c, struct stream *s)
+{
+	stream_flush_partial(c, s, true);
 }
 
 /*
@@ -409,7 +486,7 @@ static void stream_flush_partial(struct consumer *c, struct stream *s)
 static void stream_flush_live(struct consumer *c, struct stream *s)
 {
 	const struct chan_info *ci = &c->shm.chan[s->chan];
-	const struct ust_shm_buf *buf = shm_buf(&c->shm, s->chan, s->cpu);
+	const struct ust_shm_buf *buf = s->buf;
 	struct ust_walk_result res;
 	uint64_t off, n, used;
 	const uint8_t *slot;
@@ -420,7 +497,7 @@ static void stream_flush_live(struct consumer *c, struct stream *s)
 	used = off & (ci->subbuf_size - 1);
 	if (n != s->consumed || used < UST_PACKET_HEADER_SIZE)
 		return;
-	slot = shm_slot(&c->shm, s->chan, s->cpu, n);
+	slot = cd_stream_slot(c, s, n);
 	memcpy(c->scratch, slot, used);
 	if (cd_packet_copy_state(c, s, n, slot) == COPY_TORN)
 		return;
@@ -429,7 +506,7 @@ static void stream_flush_live(struct consumer *c, struct stream *s)
 		     __atomic_load_n(&buf->commit.last_ts, __ATOMIC_RELAXED));
 	ctf_put_le64(c->scratch + UST_PACKET_OFF(content_size), used * 8);
 	ctf_put_le64(c->scratch + UST_PACKET_OFF(events_discarded), s->last_discarded);
-	if (packet_check(c, s, n, used, &res, why, sizeof(why)))
+	if (packet_check(c, s, n, used, -1, &res, why, sizeof(why)))
 		return;
 	cd_output_packet(c, s, n, c->scratch, used, res.nr_records, true);
 }
@@ -450,10 +527,10 @@ void cd_drain_live(struct consumer *c)
  * Drain the closed sub-buffers of one buffer; at most one buffer's
  * worth per call, so that a busy buffer cannot starve the others.
  */
-static void stream_drain(struct consumer *c, struct stream *s, bool final)
+void cd_stream_drain(struct consumer *c, struct stream *s, bool final)
 {
 	const struct chan_info *ci = &c->shm.chan[s->chan];
-	const struct ust_shm_buf *buf = shm_buf(&c->shm, s->chan, s->cpu);
+	const struct ust_shm_buf *buf = s->buf;
 	uint64_t cur, budget = ci->subbuf_count;
 
 	for (;;) {
@@ -475,7 +552,7 @@ static void stream_drain(struct consumer *c, struct stream *s, bool final)
 		subbuf_consume(c, s);
 	}
 	if (final)
-		stream_flush_partial(c, s);
+		stream_flush_partial(c, s, false);
 }
 
 void cd_drain_all(struct consumer *c, bool final)
@@ -487,8 +564,9 @@ void cd_drain_all(struct consumer *c, bool final)
 
 		/* A flight channel is not streamed: only snapshots read it. */
 		if (!s->broken && c->shm.chan[s->chan].mode != UST_MODE_FLIGHT)
-			stream_drain(c, s, final);
+			cd_stream_drain(c, s, final);
 	}
+	cd_threads_drain(c, final);
 
 	if (!final)
 		return;

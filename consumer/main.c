@@ -41,6 +41,7 @@ struct options {
 	char *summary_dir;
 	char *resume;
 	int foreground;
+	int wake_fd;
 	struct ust_clock session_clock;
 };
 
@@ -126,6 +127,8 @@ static int options_parse(int argc, const char **argv, struct options *o)
 		  "write <pid>.summary there at exit", "DIR" },
 		{ UST_CONSUMERD_OPT_FOREGROUND, 0, POPT_ARG_NONE, &o->foreground, 0,
 		  "do not detach", NULL },
+		{ UST_CONSUMERD_OPT_WAKE_FD, 0, POPT_ARG_INT, &o->wake_fd, 0,
+		  "an eventfd that blocked writers ring to have their buffers drained", "N" },
 		{ UST_CONSUMERD_OPT_RESUME, 0, POPT_ARG_STRING, &o->resume, 0,
 		  "go on with the trace directory of a consumer that died", "DIR" },
 		POPT_AUTOHELP
@@ -137,6 +140,7 @@ static int options_parse(int argc, const char **argv, struct options *o)
 	memset(o, 0, sizeof(*o));
 	o->shm_fd = -1;
 	o->pid_fd = -1;
+	o->wake_fd = -1;
 	o->read_timer = READ_TIMER_DEFAULT;
 	pc = poptGetContext(CONSUMER_NAME, argc, argv, table, 0);
 	while ((rc = poptGetNextOpt(pc)) > 0)
@@ -255,6 +259,10 @@ static int consumer_start(struct consumer *c, const struct options *o)
 	char err[160];
 	int ret;
 
+	/* I16: never block on the eventfd, whatever the descriptor is. */
+	if (o->wake_fd >= 0 && fcntl(o->wake_fd, F_SETFL, O_NONBLOCK))
+		fprintf(stderr, CONSUMER_NAME ": --wake-fd %d: %s; the timer alone drains\n",
+			o->wake_fd, strerror(errno));
 	ret = shm_map_open(&c->shm, o->shm_fd, err, sizeof(err));
 	if (ret) {
 		fprintf(stderr, CONSUMER_NAME ": shared memory rejected: %s\n", err);
@@ -267,6 +275,8 @@ static int consumer_start(struct consumer *c, const struct options *o)
 	ret = clock_setup(c, o);
 	if (!ret)
 		ret = cd_streams_init(c);
+	if (!ret)
+		ret = cd_threads_init(c);
 	if (!ret)
 		ret = cd_trigger_init(c);	/* before the first event class */
 	if (!ret)
@@ -283,6 +293,7 @@ static void consumer_release(struct consumer *c)
 	cd_reserve_release(c);
 	cd_trigger_release(c);
 	cd_relay_release(c);
+	cd_threads_release(c);
 	cd_streams_release(c);
 	cd_metadata_release(c);
 	shm_map_close(&c->shm);
@@ -325,13 +336,30 @@ static bool drain_guarded(struct consumer *c, bool final)
 }
 
 /*
- * Drain every tick until the process ends or SIGTERM; then flush.  No
- * pidfd (resuming the trace of a process that is gone): only the flush.
+ * A blocked writer rang (I16): empty the eventfd's counter and drain now.
+ * A bad descriptor is given up, the timer still drains.
+ */
+static void wake_take(struct pollfd *pfd)
+{
+	uint64_t count;
+
+	if (pfd->revents & (POLLERR | POLLNVAL) ||
+	    (read(pfd->fd, &count, sizeof(count)) < 0 && errno != EAGAIN))
+		pfd->fd = -1;
+}
+
+/*
+ * Drain every tick, and whenever a blocked writer rings, until the
+ * process ends or SIGTERM; then flush.  No pidfd (resuming the trace of
+ * a process that is gone): only the flush.
  */
 static void consumer_run(struct consumer *c, const struct options *o, int pidfd,
 			 const sigset_t *runmask)
 {
-	struct pollfd pfd = { .fd = pidfd, .events = POLLIN };
+	struct pollfd pfd[2] = {
+		{ .fd = pidfd, .events = POLLIN },
+		{ .fd = o->wake_fd, .events = POLLIN },
+	};
 	struct timespec tick = {
 		.tv_sec = o->read_timer / 1000000,
 		.tv_nsec = (o->read_timer % 1000000) * 1000,
@@ -340,13 +368,15 @@ static void consumer_run(struct consumer *c, const struct options *o, int pidfd,
 	int n;
 
 	while (pidfd >= 0 && !term_requested && readable) {
-		n = ppoll(&pfd, 1, &tick, runmask);
+		n = ppoll(pfd, 2, &tick, runmask);
 		if (n < 0 && errno != EINTR) {
 			perror(CONSUMER_NAME ": ppoll");
 			break;
 		}
-		if (n > 0)
+		if (n > 0 && pfd[0].revents)
 			break;		/* the process is gone (or the pidfd is bad) */
+		if (n > 0)
+			wake_take(&pfd[1]);
 		readable = drain_guarded(c, false);
 	}
 	if (readable)

@@ -81,11 +81,14 @@ static const char tsdl_stream_types[] =
 	"} align(8);\n"
 	"\n";
 
-/* A stream class, up to its event context (the channel's set). */
+/*
+ * A stream class, up to its event context (the channel's set); a
+ * per-thread channel's packets carry the thread id (ctf/tsdl.c).
+ */
 static const char tsdl_stream[] =
 	"stream {\n"
 	"\tid = %u;\n"
-	"\tpacket.context := struct packet_context;\n"
+	"\tpacket.context := struct packet_context%s;\n"
 	"\tevent.header := struct event_header;\n";
 
 /*
@@ -185,9 +188,12 @@ int cd_metadata_header_text(const struct consumer *c, int pid, char **text,
 	metadata_env(f, c, pid);
 	ctf_tsdl_clock(f, &c->clock);
 	ctf_tsdl_packet_context(f);
+	if (c->shm.thread_chan >= 0)
+		ctf_tsdl_packet_context_thread(f);
 	fputs(tsdl_stream_types, f);
 	for (i = 0; i < c->shm.nr_channels; i++) {
-		fprintf(f, tsdl_stream, c->shm.chan[i].stream_id);
+		fprintf(f, tsdl_stream, c->shm.chan[i].stream_id,
+			c->shm.chan[i].flags & UST_CHAN_PER_THREAD ? "_thread" : "");
 		tsdl_event_context(f, c->shm.chan[i].table.event_context);
 		fputs("};\n\n", f);
 	}
@@ -354,28 +360,47 @@ static int meta_entry_parse(const struct consumer *c, const uint8_t *p,
 	return cd_meta_tsdl_check(e->tsdl, err, errlen);
 }
 
-/* Record the layout of event `id` (a private copy), growing the table. */
-static int table_add(struct ust_layout_table *t, uint32_t id, const char *layout)
+/* Grow the table to hold event `id`. */
+static int table_grow(struct ust_layout_table *t, uint32_t id)
 {
 	const char **grown;
-	char *copy;
-	uint32_t n;
+	int32_t *fixed;
+	uint32_t n = t->nr ? t->nr : 16, i;
 
-	if (id >= t->nr) {
-		n = t->nr ? t->nr : 16;
-		while (n <= id)
-			n *= 2;
-		grown = realloc(t->layouts, n * sizeof(*grown));
-		if (!grown)
-			return -ENOMEM;
-		memset(grown + t->nr, 0, (n - t->nr) * sizeof(*grown));
-		t->layouts = grown;
-		t->nr = n;
+	while (n <= id)
+		n *= 2;
+	grown = realloc(t->layouts, n * sizeof(*grown));
+	if (!grown)
+		return -ENOMEM;
+	t->layouts = grown;
+	fixed = realloc(t->fixed, n * sizeof(*fixed));
+	if (!fixed)
+		return -ENOMEM;
+	t->fixed = fixed;
+	for (i = t->nr; i < n; i++) {
+		grown[i] = NULL;
+		fixed[i] = -1;
 	}
+	t->nr = n;
+	return 0;
+}
+
+/*
+ * Record the layout of event `id` (a private copy) and its payload's
+ * size when it is fixed (the walk's quick case), growing the table.
+ */
+static int table_add(struct ust_layout_table *t, uint32_t id, const char *layout)
+{
+	ssize_t fixed = shm_layout_fixed_size(layout);
+	char *copy;
+
+	if (id >= t->nr && table_grow(t, id))
+		return -ENOMEM;
 	copy = strdup(layout);
 	if (!copy)
 		return -ENOMEM;
 	t->layouts[id] = copy;
+	t->fixed[id] = fixed >= 0 && fixed <= INT32_MAX ? (int32_t)fixed : -1;
 	return 0;
 }
 
@@ -517,7 +542,9 @@ void cd_metadata_release(struct consumer *c)
 		for (id = 0; id < t->nr; id++)
 			free((char *)t->layouts[id]);
 		free(t->layouts);
+		free(t->fixed);
 		t->layouts = NULL;
+		t->fixed = NULL;
 		t->nr = 0;
 	}
 	if (c->meta_fd >= 0)

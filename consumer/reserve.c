@@ -26,10 +26,16 @@
 
 #define RESERVE_PER_STREAM	4096	/* a page: one small packet, maybe a new file */
 #define RESERVE_MAX		(1u << 20)
+#define RESERVE_THREADS		64	/* thread streams: as many as threads come and go */
 
 void cd_reserve_take(struct consumer *c)
 {
-	uint64_t len = ((uint64_t)c->shm.nr_channels * c->shm.nr_cpus + 1) * RESERVE_PER_STREAM;
+	uint64_t streams = (uint64_t)c->shm.nr_channels * c->shm.nr_cpus + 1;
+	uint64_t len;
+
+	if (c->shm.thread_chan >= 0)
+		streams += RESERVE_THREADS;
+	len = streams * RESERVE_PER_STREAM;
 
 	c->reserve_fd = openat(c->out_fd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
 	if (c->reserve_fd < 0)
@@ -91,10 +97,10 @@ static int stream_empty_packet(struct consumer *c, struct stream *s, uint64_t se
 	ph.magic = UST_CTF_MAGIC;
 	memcpy(ph.uuid, c->shm.uuid, sizeof(ph.uuid));
 	ph.stream_id = c->shm.chan[s->chan].stream_id;
-	ph.stream_instance_id = s->cpu;
+	ph.stream_instance_id = s->instance;
 	ph.timestamp_begin = ts;
 	ph.packet_seq_num = seq;
-	ph.cpu_id = s->cpu;
+	ph.cpu_id = s->cpu_slot;
 	ph.timestamp_end = ts;
 	ph.content_size = sizeof(ph) * 8;
 	ph.packet_size = sizeof(ph) * 8;
@@ -124,9 +130,29 @@ static int stream_close_unwritten(struct consumer *c, struct stream *s)
 	return ret;
 }
 
+/*
+ * A closed thread stream's closing packet: its file, when it has one, is
+ * opened again (no O_CREAT: it is the one we wrote) and closed after.
+ */
+static int thread_stream_close_unwritten(struct consumer *c, struct stream *s)
+{
+	int ret;
+
+	s->fd = openat(c->out_fd, s->name, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (s->fd < 0 && (errno != ENOENT || s->file_size))
+		return -errno;
+	ret = stream_close_unwritten(c, s);
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
+	return ret;
+}
+
 void cd_reserve_close_streams(struct consumer *c)
 {
 	unsigned int i, failed = 0;
+	struct stream *ts;
+	size_t nr, k;
 	int ret = 0;
 
 	if (!c->writing_stopped)
@@ -138,6 +164,12 @@ void cd_reserve_close_streams(struct consumer *c)
 		if (!s->unwritten)
 			continue;
 		ret = stream_close_unwritten(c, s);
+		failed += ret != 0;
+	}
+	/* Per-thread buffers: their streams are closed by now (threads.c). */
+	ts = cd_threads_unwritten(c, &nr);
+	for (k = 0; k < nr; k++) {
+		ret = thread_stream_close_unwritten(c, &ts[k]);
 		failed += ret != 0;
 	}
 	if (failed)

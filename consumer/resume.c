@@ -189,6 +189,7 @@ static void stream_take(struct consumer *c, struct stream *s, const uint8_t *pkt
 	}
 	s->have_last = true;
 	s->last_seq = seq;
+	s->last_instance = ctf_get_le64(pkt + UST_PACKET_OFF(stream_instance_id));
 	s->last_ts_end = ctf_get_le64(pkt + UST_PACKET_OFF(timestamp_end));
 	s->last_discarded = ctf_get_le64(pkt + UST_PACKET_OFF(events_discarded));
 	c->stats.packets++;
@@ -197,9 +198,9 @@ static void stream_take(struct consumer *c, struct stream *s, const uint8_t *pkt
 
 /*
  * The stream's file as the dead consumer left it: whole valid packets
- * kept and counted, the rest cut off.
+ * kept and counted, the rest cut off.  No file: nothing to do.
  */
-static int resume_stream(struct consumer *c, struct stream *s)
+int cd_resume_stream(struct consumer *c, struct stream *s)
 {
 	const struct chan_info *ci = &c->shm.chan[s->chan];
 	uint64_t pos = 0, size, records;
@@ -304,10 +305,12 @@ int cd_resume(struct consumer *c, const char *dir, int pid)
 	for (i = 0; i < c->nr_streams && !ret; i++) {
 		struct stream *s = &c->streams[i];
 
-		ret = resume_stream(c, s);
+		ret = cd_resume_stream(c, s);
 		/* Not the packet after the last on disk twice: it may be unreleased. */
 		cd_stream_start_at(c, s, s->have_last ? s->last_seq + 1 : 0);
 	}
+	if (!ret)
+		ret = cd_threads_resume(c);
 	if (ret) {
 		snprintf(c->error, sizeof(c->error), "cannot resume '%.*s': %s",
 			 (int)sizeof(c->error) / 2, c->out_path, strerror(-ret));

@@ -109,9 +109,10 @@ static int summary_format(const struct consumer *c, char **text)
 	uint64_t lost = (c->streams ? cd_streams_lost(c) : 0) + c->stats.events_unwritten;
 	char *not_recorded = cd_not_recorded_lines(c);
 	char *relay = cd_relay_summary(c);
+	char *filtered = cd_threads_summary(c);
 	int n = -1;
 
-	if (relay)
+	if (relay && filtered)
 		n = asprintf(text,
 			     UST_SUMMARY_KEY_PID "=%d\n"
 			     UST_SUMMARY_KEY_DIR "=%s\n"
@@ -121,7 +122,7 @@ static int summary_format(const struct consumer *c, char **text)
 			     UST_SUMMARY_KEY_PACKETS "=%" PRIu64 "\n"
 			     UST_SUMMARY_KEY_PACKETS_DROPPED "=%" PRIu64 "\n"
 			     UST_SUMMARY_KEY_PACKETS_UNWRITTEN "=%" PRIu64 "\n"
-			     UST_SUMMARY_KEY_BYTES "=%" PRIu64 "\n%s%s%s%s%s%s"
+			     UST_SUMMARY_KEY_BYTES "=%" PRIu64 "\n%s%s%s%s%s%s%s"
 			     UST_SUMMARY_KEY_END "=1\n",
 			     c->sum_pid, c->out_path ? c->out_path : "", c->stats.events,
 			     lost, c->stats.events_unwritten, c->stats.packets,
@@ -129,8 +130,9 @@ static int summary_format(const struct consumer *c, char **text)
 			     c->stats.bytes, c->error[0] ? UST_SUMMARY_KEY_ERROR "=" : "", c->error,
 			     c->error[0] ? "\n" : "",
 			     c->snapshot_lines ? c->snapshot_lines : "", relay,
-			     not_recorded ? not_recorded : "");
+			     not_recorded ? not_recorded : "", filtered);
 	free(relay);
+	free(filtered);
 	free(not_recorded);
 	return n < 0 ? -ENOMEM : 0;
 }

@@ -58,11 +58,16 @@ static const char tsdl_clock[] =
 	"typealias integer { size = 64; align = 8; signed = false; map = clock.ust_clock.value; } := uint64_clock_ust_t;\n"
 	"\n";
 
+/*
+ * The packet context: of a per-CPU stream (cpu_id), and of a per-thread
+ * one (abi/shm.h, I14), the same bytes with the thread's id in the slot
+ * of cpu_id, named `tid` as the readers look for it.
+ */
 static const char tsdl_packet_context[] =
-	"struct packet_context {\n"
+	"struct packet_context%s {\n"
 	"\tuint64_clock_ust_t timestamp_begin;\n"
 	"\tuint64_t packet_seq_num;\n"
-	"\tuint32_t cpu_id;\n"
+	"\t%s;\n"
 	"\tuint64_clock_ust_t timestamp_end;\n"
 	"\tuint64_t content_size;\n"
 	"\tuint64_t packet_size;\n"
@@ -88,7 +93,12 @@ void ctf_tsdl_clock(FILE *f, const struct ust_clock *clk)
 
 void ctf_tsdl_packet_context(FILE *f)
 {
-	fputs(tsdl_packet_context, f);
+	fprintf(f, tsdl_packet_context, "", "uint32_t cpu_id");
+}
+
+void ctf_tsdl_packet_context_thread(FILE *f)
+{
+	fprintf(f, tsdl_packet_context, "_thread", "int32_t tid");
 }
 
 void ctf_tsdl_literal_sanitize(char *s)

@@ -30,6 +30,8 @@ void ctf_tsdl_clock(FILE *f, const struct ust_clock *clk);
 
 /* `struct packet_context`, the context of every packet (ctf/format.h). */
 void ctf_tsdl_packet_context(FILE *f);
+/* `struct packet_context_thread`: the same with the thread id for cpu_id. */
+void ctf_tsdl_packet_context_thread(FILE *f);
 
 /* Make `s` safe inside a TSDL string literal: printable, no '"' or '\'. */
 void ctf_tsdl_literal_sanitize(char *s);

@@ -211,15 +211,115 @@ static uint32_t load_mode(struct ust_config *cfg)
 	return UST_MODE_DISCARD;
 }
 
-/* UST_CONTEXT: what each record carries before its payload. */
-static uint32_t load_event_context(void)
+/*
+ * UST_BUFFERS: one buffer per CPU or per thread.  Per-thread buffers
+ * stream to disk (not in flight mode, nor to a relay: those read per-CPU
+ * buffers), with at most UST_TBUF_MAX_SLOTS sub-buffers each.
+ */
+static void load_buffers(struct ust_config *cfg)
+{
+	const char *v = getenv(UST_ENV_BUFFERS);
+
+	if (!v || !*v || !strcmp(v, UST_BUFFERS_NAME_PER_CPU))
+		return;
+	if (strcmp(v, UST_BUFFERS_NAME_PER_THREAD)) {
+		warn_bad(UST_ENV_BUFFERS, v, "must be 'per-cpu' or 'per-thread'");
+		return;
+	}
+	if (cfg->mode == UST_MODE_FLIGHT) {
+		warn_bad(UST_ENV_BUFFERS, v, "flight mode has per-CPU buffers only");
+		return;
+	}
+	if (!strncmp(cfg->output, "net://", 6) || !strncmp(cfg->output, "net6://", 7)) {
+		warn_bad(UST_ENV_BUFFERS, v, "a relay gets per-CPU buffers only");
+		return;
+	}
+	cfg->per_thread = true;
+	if (cfg->subbuf_count > UST_TBUF_MAX_SLOTS) {
+		fprintf(stderr, "ust: %s=%u: per-thread buffers have at most %u "
+			"sub-buffers; using %u\n", UST_ENV_SUBBUF_COUNT,
+			cfg->subbuf_count, UST_TBUF_MAX_SLOTS, UST_TBUF_MAX_SLOTS);
+		cfg->subbuf_count = UST_TBUF_MAX_SLOTS;
+	}
+}
+
+/* UST_FUNCTIONS: the layout of function tracing's events. */
+static uint32_t load_func_layout(void)
+{
+	static const char *const names[] = {
+		[UST_FUNC_COMPACT] = UST_FUNCTIONS_NAME_COMPACT,
+		[UST_FUNC_FULL] = UST_FUNCTIONS_NAME_FULL,
+		[UST_FUNC_LTTNG_FAST] = UST_FUNCTIONS_NAME_LTTNG_FAST,
+		[UST_FUNC_LTTNG] = UST_FUNCTIONS_NAME_LTTNG,
+	};
+	const char *v = getenv(UST_ENV_FUNCTIONS);
+	uint32_t i;
+
+	for (i = 0; v && *v && i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(v, names[i]))
+			return i;
+	if (v && *v)
+		warn_bad(UST_ENV_FUNCTIONS, v,
+			 "must be 'compact', 'full', 'lttng-fast' or 'lttng'");
+	return UST_FUNC_COMPACT;
+}
+
+/*
+ * A filter of the function hooks (funcfilter.c) set in `var`.  They keep
+ * state per thread and write held entries back in time, so they need
+ * per-thread buffers: without them they are reported and left out.
+ */
+static bool func_filter_set(const struct ust_config *cfg, const char *var,
+			    const char **v)
+{
+	*v = getenv(var);
+	if (!*v || !**v)
+		return false;
+	if (cfg->per_thread)
+		return true;
+	warn_bad(var, *v, "function filters need per-thread buffers ("
+		 UST_ENV_BUFFERS "=" UST_BUFFERS_NAME_PER_THREAD ")");
+	return false;
+}
+
+static void load_func_filters(struct ust_config *cfg)
+{
+	const char *v;
+	uint64_t n;
+
+	if (func_filter_set(cfg, UST_ENV_FUNC_TIME, &v)) {
+		if (ust__parse_u64(v, &n) || n == 0)
+			warn_bad(UST_ENV_FUNC_TIME, v, "must be a number of nanoseconds from 1");
+		else
+			cfg->func_time_ns = n;
+	}
+	if (func_filter_set(cfg, UST_ENV_FUNC_DEPTH, &v)) {
+		if (ust__parse_u64(v, &n) || n == 0 || n > UINT32_MAX)
+			warn_bad(UST_ENV_FUNC_DEPTH, v, "must be a depth from 1");
+		else
+			cfg->func_depth = (uint32_t)n;
+	}
+	if (func_filter_set(cfg, UST_ENV_FUNC_FILTER, &v))
+		cfg->func_filter = strdup(v);
+	if (func_filter_set(cfg, UST_ENV_FUNC_EXCLUDE, &v))
+		cfg->func_exclude = strdup(v);
+}
+
+/*
+ * UST_CONTEXT: what each record carries before its payload.  By default
+ * the thread id, which per-thread buffers carry in each packet instead;
+ * with LTTng's layouts of function tracing, what LTTng's tools need.
+ */
+static uint32_t load_event_context(const struct ust_config *cfg)
 {
 	const char *v = getenv(UST_ENV_CONTEXT);
 	char why[96];
 	uint32_t set;
 
+	if ((!v || !*v) && cfg->func_layout >= UST_FUNC_LTTNG_FAST)
+		v = UST_FUNCTIONS_LTTNG_CONTEXT;
 	if (!v || !*v)
-		return UST_CTX_DEFAULT;
+		return cfg->per_thread ? 0 : UST_CTX_DEFAULT;
 	if (ust__context_parse(v, &set, why, sizeof(why))) {
 		warn_bad(UST_ENV_CONTEXT, v, why);
 		return UST_CTX_DEFAULT;
@@ -262,12 +362,15 @@ int ust__config_load(struct ust_config *cfg)
 	load_rate_limits(cfg);
 	cfg->output = dup_env(UST_ENV_OUTPUT, UST_DEFAULT_OUTPUT);
 	cfg->mode = load_mode(cfg);
-	cfg->event_context = load_event_context();
 	cfg->subbuf_size = load_pow2(UST_ENV_SUBBUF_SIZE, UST_SUBBUF_MIN,
 				     UST_SUBBUF_MAX, UST_DEFAULT_SUBBUF_SIZE, 1);
 	cfg->subbuf_count = load_pow2(UST_ENV_SUBBUF_COUNT, UST_SUBBUF_COUNT_MIN,
 				      UST_SUBBUF_COUNT_MAX,
 				      UST_DEFAULT_SUBBUF_COUNT, 0);
+	load_buffers(cfg);
+	cfg->func_layout = load_func_layout();
+	load_func_filters(cfg);
+	cfg->event_context = load_event_context(cfg);
 	cfg->read_timer_us = load_read_timer();
 	cfg->clock_kind = load_clock(cfg);
 	cfg->summary_dir = dup_env(UST_ENV_SUMMARY_DIR, NULL);

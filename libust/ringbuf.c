@@ -20,9 +20,9 @@
  * with last_ts = its timestamp_begin, exactly where a CTF reader restarts
  * its clock.  Discard mode first checks that the consumer released the
  * next sub-buffer (I6), else the record is refused and counted (I7);
- * blocking mode first waits for that (wait_for_consumer()); overwrite
- * mode never waits (the consumer detects laps, I8); flight mode refuses
- * the switch while a snapshot has the channel frozen (I11).
+ * blocking mode first waits for that (ust__wait_for_consumer(), wake.c);
+ * overwrite mode never waits (the consumer detects laps, I8); flight mode
+ * refuses the switch while a snapshot has the channel frozen (I11).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -40,6 +40,7 @@
 #include "gate.h"
 #include "rseq-commit.h"
 #include "session.h"
+#include "threadbuf.h"
 
 /*
  * The per-thread part of every record's context: one image per channel
@@ -133,6 +134,11 @@ static inline const uint8_t *thread_ctx_image(const struct ust_session *s,
 	return ust_tls_ctx.img[chan];
 }
 
+const uint8_t *ust__thread_ctx_image(const struct ust_session *s, uint32_t chan)
+{
+	return thread_ctx_image(s, chan);
+}
+
 /*
  * The calling thread's id for filters ($ctx.vtid), cached per thread; a
  * fork child forgets it (ust__thread_forget()).  Async-signal-safe.
@@ -191,19 +197,23 @@ static void count_lost(uint64_t *counter)
 	__atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
 }
 
-static void fill_packet_header(struct ust_packet_header *ph,
-			       const struct ust_session *s,
-			       const struct ust_channel *ch, uint32_t cpu,
-			       uint64_t seq, uint64_t ts)
+/*
+ * A packet header of `ch`: stream instance `instance`, and `cpu_slot` in
+ * cpu_id (the CPU; a per-thread buffer's thread id, threadbuf.c).
+ */
+void ust__packet_header_fill(struct ust_packet_header *ph,
+			     const struct ust_session *s,
+			     const struct ust_channel *ch, uint64_t instance,
+			     uint32_t cpu_slot, uint64_t seq, uint64_t ts)
 {
 	memset(ph, 0, sizeof(*ph));
 	ph->magic = UST_CTF_MAGIC;
 	memcpy(ph->uuid, s->uuid, sizeof(ph->uuid));
 	ph->stream_id = ch->stream_id;
-	ph->stream_instance_id = cpu;
+	ph->stream_instance_id = instance;
 	ph->timestamp_begin = ts;
 	ph->packet_seq_num = seq;
-	ph->cpu_id = cpu;
+	ph->cpu_id = cpu_slot;
 	ph->packet_size = (uint64_t)ch->subbuf_size * 8;
 }
 
@@ -216,120 +226,12 @@ void ust__ringbuf_init_buffer(struct ust_session *s, struct ust_channel *ch,
 {
 	struct ust_shm_buf *buf = &ch->bufs[cpu];
 
-	fill_packet_header((struct ust_packet_header *)(ch->data +
-						       cpu * ch->buf_size),
-			   s, ch, cpu, 0, now);
+	ust__packet_header_fill((struct ust_packet_header *)(ch->data +
+							    cpu * ch->buf_size),
+				s, ch, cpu, cpu, 0, now);
 	buf->commit.offset = sizeof(struct ust_packet_header);
 	buf->commit.last_ts = now;
 	buf->consumed = 0;
-}
-
-/*
- * Blocking mode (UST_MODE=block): the next sub-buffer is not consumed
- * yet, so sleep until the consumer releases one, outside any restartable
- * sequence (the caller retries from the top, maybe on another CPU).  This
- * is the full-buffer path only; the hot path never sleeps nor reads
- * CLOCK_MONOTONIC.
- *
- * A consumer that frees nothing for UST_BLOCK_TIMEOUT_NS of real time
- * (dead, or stopped) stalls the channel.  The deadline is the channel's:
- * the first writer that waits sets it, the others (other CPUs, other
- * threads) share it, so the program waits that long once, not once per
- * CPU.  The writer that reaches it marks the channel stalled with the
- * buffer and position it waited on; records are then refused at once and
- * counted (I7), as in discard mode, until that buffer's `consumed` moves:
- * the consumer is back.  A switch into free room elsewhere does not
- * clear the stall, since it says nothing about the consumer.  Returns 0
- * when the consumer moved, -1 when the record must be counted lost.
- */
-#define UST_BLOCK_TIMEOUT_NS	2000000000ull
-#define UST_BLOCK_PAUSE_NS	20000
-#define UST_STALL_CPU_BITS	12	/* UST_MAX_CPUS */
-
-_Static_assert(UST_MAX_CPUS <= 1u << UST_STALL_CPU_BITS, "stall mark");
-
-static uint64_t monotonic_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-/* The mark of a stall on buffer `cpu` waiting at `consumed`; never 0. */
-static uint64_t stall_mark(const struct ust_channel *ch, uint32_t cpu,
-			   uint64_t consumed)
-{
-	return ((consumed / ch->subbuf_size) << UST_STALL_CPU_BITS | cpu) + 1;
-}
-
-/*
- * Whether the channel is stalled: marked, and the marked buffer's
- * `consumed` has not moved since.  Clears the mark when it has.
- * Relaxed on the process-local words (hints shared by the writers).
- */
-static bool channel_stalled(struct ust_channel *ch)
-{
-	uint64_t mark = __atomic_load_n(&ch->stall_mark, __ATOMIC_RELAXED);
-	uint32_t cpu = (uint32_t)((mark - 1) & ((1u << UST_STALL_CPU_BITS) - 1));
-
-	if (!mark)
-		return false;
-	/* I6, acquire: as in buffer_switch(); partner: the consumer's release. */
-	if (stall_mark(ch, cpu, __atomic_load_n(&ch->bufs[cpu].consumed,
-						__ATOMIC_ACQUIRE)) == mark)
-		return true;
-	__atomic_compare_exchange_n(&ch->stall_mark, &mark, 0, 0,
-				    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-	return false;
-}
-
-/* The channel's deadline: the current wait's, or a new one from `now`. */
-static uint64_t channel_deadline(struct ust_channel *ch, uint64_t now)
-{
-	uint64_t d = __atomic_load_n(&ch->wait_deadline, __ATOMIC_RELAXED);
-	uint64_t mine = now + UST_BLOCK_TIMEOUT_NS;
-
-	/* None, or a past one nobody cleared (a waiter that was cancelled). */
-	if (d && d > now)
-		return d;
-	/* On failure `d` gets the deadline another waiter just set. */
-	if (__atomic_compare_exchange_n(&ch->wait_deadline, &d, mine, 0,
-					__ATOMIC_RELAXED, __ATOMIC_RELAXED))
-		return mine;
-	return d;
-}
-
-static int wait_for_consumer(struct ust_channel *ch, struct ust_shm_buf *buf,
-			     uint32_t cpu, uint64_t consumed)
-{
-	struct timespec pause = { 0, UST_BLOCK_PAUSE_NS };
-	uint64_t deadline;
-	int ret = -1;
-
-	if (channel_stalled(ch))
-		return -1;
-	deadline = channel_deadline(ch, monotonic_ns());
-	for (;;) {
-		nanosleep(&pause, NULL);
-		/* I6, acquire: as in buffer_switch(); partner: the consumer's release. */
-		if (__atomic_load_n(&buf->consumed, __ATOMIC_ACQUIRE) != consumed) {
-			ret = 0;
-			break;
-		}
-		/* Another writer reached the shared deadline first. */
-		if (__atomic_load_n(&ch->stall_mark, __ATOMIC_RELAXED))
-			return -1;
-		if (monotonic_ns() >= deadline) {
-			__atomic_store_n(&ch->stall_mark, stall_mark(ch, cpu, consumed),
-					 __ATOMIC_RELAXED);
-			break;
-		}
-	}
-	/* This wait is over: the next one starts a new deadline. */
-	__atomic_compare_exchange_n(&ch->wait_deadline, &deadline, 0, 0,
-				    __ATOMIC_RELAXED, __ATOMIC_RELAXED);
-	return ret;
 }
 
 /*
@@ -361,7 +263,7 @@ static int buffer_switch(const struct ust_session *s,
 						    __ATOMIC_ACQUIRE);
 
 		if (new_start + ch->subbuf_size - consumed > ch->buf_size) {
-			if (ch->blocking && wait_for_consumer(ch, buf, cpu, consumed) == 0)
+			if (ch->blocking && ust__wait_for_consumer(s, ch, buf, consumed) == 0)
 				return 0;	/* room now: the caller retries */
 			count_lost(&buf->lost_full);
 			return -ENOBUFS;
@@ -377,7 +279,8 @@ static int buffer_switch(const struct ust_session *s,
 		count_lost(&buf->lost_full);
 		return -ENOBUFS;
 	}
-	fill_packet_header(&ph, s, ch, cpu, new_start / ch->subbuf_size, ts);
+	ust__packet_header_fill(&ph, s, ch, cpu, cpu, new_start / ch->subbuf_size,
+				ts);
 	close.timestamp_end = ts;
 	close.content_size = (off - old_start) * 8;
 	close.packet_size = (uint64_t)ch->subbuf_size * 8;
@@ -505,8 +408,12 @@ void default_write(struct ust_event_desc *event,
 
 	if (!s)
 		return;
-	(void)channel_write(s, 0, event, segs, nr_segs, payload_size,
-			    ip);
+	if (s->chan[0].per_thread)
+		(void)ust__tb_event_write(s, &s->chan[0], event->id, segs,
+					  nr_segs, payload_size, ip);
+	else
+		(void)channel_write(s, 0, event, segs, nr_segs, payload_size,
+				    ip);
 }
 
 /*
@@ -588,6 +495,26 @@ void gated_event_write(struct ust_event_desc *event, const struct ust_seg *segs,
 	}
 }
 
+/*
+ * A per-thread session's quick path (threadbuf.h, ust__tb_quick): the
+ * TSC first, then the thread's buffer at nesting level 0.  False when the
+ * record needs the general path.
+ */
+static inline __attribute__((always_inline))
+bool quick_write(struct ust_event_desc *event, const struct ust_seg *segs,
+		 unsigned int nr_segs, size_t payload_size)
+{
+	uint64_t ts = __rdtsc();
+	struct ust_tb_thread *t = &ust__tls_tb;
+	uint32_t level = ust__tb_enter(t);
+	bool done = level == 0 && t->w[0].ring &&
+		    ust__tb_put_quick(&t->w[0], event->id, ts, segs, nr_segs,
+				      payload_size);
+
+	ust__tb_leave(t, level);
+	return done;
+}
+
 /* Both entry points: the gate word first, then the inlined plain path. */
 static inline __attribute__((always_inline))
 void event_write(struct ust_event_desc *event, const struct ust_seg *segs,
@@ -601,7 +528,9 @@ void event_write(struct ust_event_desc *event, const struct ust_seg *segs,
 	if (__builtin_expect(__atomic_load_n(&event->reserved,
 					     __ATOMIC_RELAXED) != 0, 0))
 		gated_event_write(event, segs, nr_segs, payload_size, ip);
-	else
+	/* Relaxed: a hint, see threadbuf.h. */
+	else if (!__atomic_load_n(&ust__tb_quick, __ATOMIC_RELAXED) ||
+		 !quick_write(event, segs, nr_segs, payload_size))
 		default_write(event, segs, nr_segs, payload_size, ip);
 }
 
@@ -636,6 +565,10 @@ uint64_t ust__channel_event_write(struct ust_session *s, uint32_t chan,
 				 const struct ust_seg *segs,
 				 unsigned int nr_segs, size_t payload_size)
 {
+	if (s->chan[chan].per_thread)
+		return ust__thread_event_write(s, &s->chan[chan], event, segs,
+					       nr_segs, payload_size,
+					       (uintptr_t)__builtin_return_address(0));
 	return channel_write(s, chan, event, segs, nr_segs,
 			     payload_size,
 			     (uintptr_t)__builtin_return_address(0));
@@ -652,9 +585,12 @@ void ust__state_event_write(struct ust_event_desc *event,
 	 */
 	struct ust_session *s = __atomic_load_n(&ust__session_current,
 						__ATOMIC_ACQUIRE);
+	uint64_t ip = (uintptr_t)__builtin_return_address(0);
 
-	if (s)
-		(void)channel_write(s, s->state_chan, event, segs,
-				    nr_segs, payload_size,
-				    (uintptr_t)__builtin_return_address(0));
+	if (s && s->chan[s->state_chan].per_thread)
+		(void)ust__thread_event_write(s, &s->chan[s->state_chan], event,
+					      segs, nr_segs, payload_size, ip);
+	else if (s)
+		(void)channel_write(s, s->state_chan, event, segs, nr_segs,
+				    payload_size, ip);
 }

@@ -24,6 +24,7 @@
 #include <unistd.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/pidfd.h>
 #include <sys/prctl.h>
@@ -37,6 +38,7 @@
 #include "abi/env.h"
 #include "session.h"
 #include "statedump.h"
+#include "threadbuf.h"
 #include "untraced.h"
 
 extern char **environ;
@@ -108,6 +110,7 @@ static uint32_t plan_channels(struct ust_shm_channel *c,
 	c[0].subbuf_size = cfg->subbuf_size;
 	c[0].subbuf_count = cfg->subbuf_count;
 	c[0].event_context = cfg->event_context;
+	c[0].flags = cfg->per_thread ? UST_CHAN_PER_THREAD : 0;
 	if (cfg->mode != UST_MODE_FLIGHT)
 		return 1;
 	snprintf(c[1].name, sizeof(c[1].name), "state");
@@ -131,6 +134,8 @@ static uint64_t plan_layout(struct ust_shm_header *h,
 	h->channels_offset = sizeof(*h);
 	off = align_up(h->channels_offset + nr_channels * sizeof(*c), 64);
 	for (i = 0; i < nr_channels; i++) {
+		if (c[i].flags & UST_CHAN_PER_THREAD)
+			continue;	/* its buffers are the threads' (I14) */
 		c[i].bufs_offset = off;
 		off += (uint64_t)nr_cpus * sizeof(struct ust_shm_buf);
 	}
@@ -140,6 +145,10 @@ static uint64_t plan_layout(struct ust_shm_header *h,
 	h->ctl_size = sizeof(struct ust_ctl_area);
 	off = align_up(h->ctl_offset + h->ctl_size, UST_SHM_PAGE);
 	for (i = 0; i < nr_channels; i++) {
+		if (c[i].flags & UST_CHAN_PER_THREAD) {
+			h->threads_offset = off;	/* page aligned */
+			continue;
+		}
 		c[i].data_offset = off;
 		off += (uint64_t)nr_cpus * c[i].subbuf_size * c[i].subbuf_count;
 	}
@@ -174,12 +183,16 @@ static void init_channel(struct ust_session *s, uint32_t i,
 	ch->ctx_img_size = (uint32_t)ctf_ev_context_image_size(c->event_context);
 	s->ctx_union |= c->event_context;
 
-	ch->bufs = (struct ust_shm_buf *)((uint8_t *)s->base + c->bufs_offset);
-	ch->data = (uint8_t *)s->base + c->data_offset;
 	ch->subbuf_size = c->subbuf_size;
 	ch->buf_size = (uint64_t)c->subbuf_size * c->subbuf_count;
 	ch->mode = c->mode;
 	ch->stream_id = c->stream_id;
+	if (c->flags & UST_CHAN_PER_THREAD) {
+		ch->per_thread = 1;	/* threadbuf.c: no per-CPU buffer */
+		return;
+	}
+	ch->bufs = (struct ust_shm_buf *)((uint8_t *)s->base + c->bufs_offset);
+	ch->data = (uint8_t *)s->base + c->data_offset;
 	for (cpu = 0; cpu < s->nr_cpus; cpu++)
 		ust__ringbuf_init_buffer(s, ch, cpu, now);
 }
@@ -234,10 +247,15 @@ struct ust_session *ust__session_map(const struct ust_config *cfg, int *fd)
 	s->chan[0].blocking = cfg->blocking;
 	/* The state channel loses nothing while the consumer keeps up. */
 	s->chan[s->state_chan].blocking |= s->state_chan != 0;
+	s->wake_fd = -1;
+	if (s->chan[0].per_thread && ust__threads_init(s, h.threads_offset))
+		goto err_unmap;
 	/* The header goes last: a consumer that checks the magic sees the rest. */
 	memcpy(base, &h, sizeof(h));
 	return s;
 
+err_unmap:
+	munmap(base, total);
 err_close:
 	close(*fd);
 err_free:
@@ -249,24 +267,38 @@ void ust__session_destroy(struct ust_session *s)
 {
 	if (!s)
 		return;
+	ust__threads_release(s);
 	munmap(s->base, s->size);
 	if (s->shm_fd >= 0)
 		close(s->shm_fd);
+	if (s->wake_fd >= 0)
+		close(s->wake_fd);
 	free(s);
 }
 
-/* The consumer's argument vector; strings live in `store`. */
-/* `detached`: it was started as our sibling and must not fork again. */
+/* Which descriptors the consumer gets besides the memfd. */
+struct consumer_fds {
+	bool pid;	/* a pidfd of ours, else it opens one from --pid */
+	bool wake;	/* our eventfd (I16) */
+};
+
+/*
+ * The consumer's argument vector; strings live in `store`.  `detached`:
+ * it was started as our sibling and must not fork again.
+ */
 static void consumer_args(char *argv[], char store[][32],
-			  const struct ust_config *cfg, bool detached)
+			  const struct ust_config *cfg, bool detached,
+			  struct consumer_fds fds)
 {
 	int n = 0;
 
 	argv[n++] = (char *)UST_CONSUMERD_NAME;
 	argv[n++] = (char *)"--" UST_CONSUMERD_OPT_SHM_FD;
 	argv[n++] = (char *)UST_CONSUMERD_STR(UST_CONSUMERD_SHM_FD);
-	argv[n++] = (char *)"--" UST_CONSUMERD_OPT_PID_FD;
-	argv[n++] = (char *)UST_CONSUMERD_STR(UST_CONSUMERD_PID_FD);
+	if (fds.pid) {
+		argv[n++] = (char *)"--" UST_CONSUMERD_OPT_PID_FD;
+		argv[n++] = (char *)UST_CONSUMERD_STR(UST_CONSUMERD_PID_FD);
+	}
 	argv[n++] = (char *)"--" UST_CONSUMERD_OPT_PID;
 	snprintf(store[0], 32, "%d", (int)getpid());
 	argv[n++] = store[0];
@@ -283,13 +315,16 @@ static void consumer_args(char *argv[], char store[][32],
 		argv[n++] = (char *)"--" UST_CONSUMERD_OPT_SUMMARY_DIR;
 		argv[n++] = cfg->summary_dir;
 	}
+	if (fds.wake)
+		argv[n++] = (char *)"--" UST_CONSUMERD_OPT_WAKE_FD "="
+			    UST_CONSUMERD_STR(UST_CONSUMERD_WAKE_FD);
 	if (detached)
 		argv[n++] = (char *)"--" UST_CONSUMERD_OPT_FOREGROUND;
 	argv[n] = NULL;
 }
 
 static int spawn_attrs(posix_spawnattr_t *attr, posix_spawn_file_actions_t *fa,
-		       int shm_fd, int pid_fd)
+		       int shm_fd, int pid_fd, int wake_fd)
 {
 	sigset_t none, all;
 
@@ -305,7 +340,10 @@ static int spawn_attrs(posix_spawnattr_t *attr, posix_spawn_file_actions_t *fa,
 	if (posix_spawn_file_actions_init(fa))
 		return -1;
 	posix_spawn_file_actions_adddup2(fa, shm_fd, UST_CONSUMERD_SHM_FD);
-	posix_spawn_file_actions_adddup2(fa, pid_fd, UST_CONSUMERD_PID_FD);
+	if (pid_fd >= 0)
+		posix_spawn_file_actions_adddup2(fa, pid_fd, UST_CONSUMERD_PID_FD);
+	if (wake_fd >= 0)
+		posix_spawn_file_actions_adddup2(fa, wake_fd, UST_CONSUMERD_WAKE_FD);
 	return 0;
 }
 
@@ -340,7 +378,8 @@ static char **consumer_environ(void)
 struct sibling_spawn {
 	const char *path;
 	char **argv, **env;
-	int shm_fd, pid_fd;	/* > UST_CONSUMERD_PID_FD: moving shm_fd cannot clobber it */
+	int shm_fd;
+	int pid_fd, wake_fd;	/* > UST_CONSUMERD_WAKE_FD: moving shm_fd cannot clobber them */
 	volatile int err;
 };
 
@@ -364,8 +403,10 @@ static int sibling_child(void *arg)
 	long ret;
 
 	ret = child_dup(sp->shm_fd, UST_CONSUMERD_SHM_FD);
-	if (ret >= 0)
+	if (ret >= 0 && sp->pid_fd >= 0)
 		ret = child_dup(sp->pid_fd, UST_CONSUMERD_PID_FD);
+	if (ret >= 0 && sp->wake_fd >= 0)
+		ret = child_dup(sp->wake_fd, UST_CONSUMERD_WAKE_FD);
 	if (ret >= 0)
 		ret = syscall(SYS_setsid);
 	if (ret >= 0)
@@ -414,14 +455,14 @@ static int spawn_sibling(struct sibling_spawn *sp)
  * so the program never sees a child it did not create.
  */
 static int spawn_detaching(const char *path, char **argv, char **env,
-			   int shm_fd, int pid_fd)
+			   int shm_fd, int pid_fd, int wake_fd)
 {
 	posix_spawnattr_t attr;
 	posix_spawn_file_actions_t fa;
 	int ret, status;
 	pid_t pid;
 
-	ret = spawn_attrs(&attr, &fa, shm_fd, pid_fd);
+	ret = spawn_attrs(&attr, &fa, shm_fd, pid_fd, wake_fd);
 	if (!ret)
 		ret = -posix_spawn(&pid, path, &fa, &attr, argv, env);
 	posix_spawn_file_actions_destroy(&fa);
@@ -434,18 +475,24 @@ static int spawn_detaching(const char *path, char **argv, char **env,
 }
 
 /*
- * A pidfd on ourselves for the consumer, numbered above the consumer's
- * descriptors (see struct sibling_spawn).
+ * `fd` numbered above the consumer's descriptors (see struct
+ * sibling_spawn); -errno when `fd` is.
  */
-static int own_pidfd(void)
+static int fd_above_consumer_fds(int fd)
 {
-	int fd = (int)syscall(SYS_pidfd_open, getpid(), 0), moved;
+	int moved;
 
-	if (fd < 0 || fd > UST_CONSUMERD_PID_FD)
+	if (fd < 0 || fd > UST_CONSUMERD_WAKE_FD)
 		return fd < 0 ? -errno : fd;
-	moved = fcntl(fd, F_DUPFD_CLOEXEC, UST_CONSUMERD_PID_FD + 1);
+	moved = fcntl(fd, F_DUPFD_CLOEXEC, UST_CONSUMERD_WAKE_FD + 1);
 	close(fd);
 	return moved < 0 ? -errno : moved;
+}
+
+/* A pidfd on ourselves for the consumer. */
+static int own_pidfd(void)
+{
+	return fd_above_consumer_fds((int)syscall(SYS_pidfd_open, getpid(), 0));
 }
 
 /*
@@ -453,32 +500,42 @@ static int own_pidfd(void)
  * (`sibling`), else, or when the kernel refuses that, detaching.
  */
 static int spawn_consumer(const struct ust_config *cfg, int shm_fd,
-			  bool sibling)
+			  int wake_fd, bool sibling)
 {
-	char *argv[17], store[2][32], **env = consumer_environ();
+	char *argv[18], store[2][32], **env = consumer_environ();
+	struct consumer_fds fds;
 	struct sibling_spawn sp;
 	int pid_fd, ret = -EINVAL;
 
 	if (!env)
 		return -ENOMEM;
 	pid_fd = own_pidfd();
-	if (pid_fd < 0) {
+	/*
+	 * Without pidfd_open (valgrind does not know it), the consumer
+	 * opens one from --pid itself.
+	 */
+	if (pid_fd == -ENOSYS) {
+		pid_fd = -1;
+	} else if (pid_fd < 0) {
 		free(env);
 		return pid_fd;
 	}
-	consumer_args(argv, store, cfg, sibling);
+	fds = (struct consumer_fds){ .pid = pid_fd >= 0, .wake = wake_fd >= 0 };
+	consumer_args(argv, store, cfg, sibling, fds);
 	if (sibling) {
 		sp = (struct sibling_spawn){ .path = cfg->consumerd, .argv = argv,
 					     .env = env, .shm_fd = shm_fd,
-					     .pid_fd = pid_fd };
+					     .pid_fd = pid_fd, .wake_fd = wake_fd };
 		ret = spawn_sibling(&sp);
 	}
 	if (ret == -EINVAL) {
-		consumer_args(argv, store, cfg, false);
-		ret = spawn_detaching(cfg->consumerd, argv, env, shm_fd, pid_fd);
+		consumer_args(argv, store, cfg, false, fds);
+		ret = spawn_detaching(cfg->consumerd, argv, env, shm_fd, pid_fd,
+				      wake_fd);
 	}
 	free(env);
-	close(pid_fd);
+	if (pid_fd >= 0)
+		close(pid_fd);
 	return ret;
 }
 
@@ -504,7 +561,13 @@ struct ust_session *ust__session_create(const struct ust_config *cfg,
 			 strerror(errno));
 		return session_failed(cfg, why);
 	}
-	ret = spawn_consumer(cfg, fd, sibling);
+	/* Blocked writers ring it (I16); without it the consumer only polls. */
+	if (cfg->blocking)
+		s->wake_fd = fd_above_consumer_fds(eventfd(0, EFD_NONBLOCK |
+							   EFD_CLOEXEC));
+	if (s->wake_fd < -1)
+		s->wake_fd = -1;
+	ret = spawn_consumer(cfg, fd, s->wake_fd, sibling);
 	/*
 	 * Kept open (close-on-exec): `ust snapshot`, `ust ctl` and `ust
 	 * list PID` find the shared memory through /proc/PID/fd
@@ -529,6 +592,10 @@ void ust__session_publish(struct ust_session *s)
 	 * acquire load (ringbuf.c, flight.c, registry.c).
 	 */
 	__atomic_store_n(&ust__session_current, s, __ATOMIC_RELEASE);
+	/* Relaxed: a hint (threadbuf.h); the thread's buffer is what counts. */
+	__atomic_store_n(&ust__tb_quick, s && s->chan[0].per_thread &&
+			 !s->chan[0].ctx_size && s->clock_kind == UST_CLOCK_TSC,
+			 __ATOMIC_RELAXED);
 	if (s) {
 		ust__registry_session_started(s);
 		ust__statedump_run();
@@ -557,6 +624,7 @@ static void atfork_child(void)
 	/* Relaxed: the child has one thread; NULL publishes nothing. */
 	__atomic_store_n(&ust__session_current, NULL, __ATOMIC_RELAXED);
 	ust__thread_forget();
+	ust__threads_forget();
 	ust__registry_unlock();
 	ust__statedump_atfork_child();
 	s = ust__session_create(&ust__config, false);

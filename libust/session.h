@@ -66,6 +66,12 @@ struct ust_config {
 	uint32_t mode;				/* UST_MODE */
 	uint32_t blocking;			/* UST_MODE=block */
 	uint32_t event_context;			/* UST_CONTEXT: UST_CTX_* bits */
+	bool per_thread;			/* UST_BUFFERS=per-thread */
+	uint32_t func_layout;			/* UST_FUNCTIONS: enum ust_func_layout */
+	uint64_t func_time_ns;			/* UST_FUNC_TIME_FILTER, 0: none */
+	uint32_t func_depth;			/* UST_FUNC_DEPTH, 0: none */
+	char *func_filter;			/* UST_FUNC_FILTER, or NULL */
+	char *func_exclude;			/* UST_FUNC_EXCLUDE, or NULL */
 	uint32_t subbuf_size;			/* UST_SUBBUF_SIZE */
 	uint32_t subbuf_count;			/* UST_SUBBUF_COUNT */
 	uint32_t read_timer_us;			/* UST_READ_TIMER_US */
@@ -88,13 +94,37 @@ struct ust_channel {
 	uint32_t ctx_img_size;	/* ctf_ev_context_image_size(ctx_set): the ip's offset */
 	uint32_t blocking;	/* discard mode: wait for room first */
 	/*
-	 * Blocking mode, process-local (ringbuf.c, wait_for_consumer()): the
-	 * CLOCK_MONOTONIC time at which the current wait for the consumer
-	 * gives up (0: nobody waits), and the mark of a stall (0: none),
-	 * which names the buffer and position the consumer left unmoved.
+	 * Blocking mode, process-local (wake.c, ust__wait_for_consumer()):
+	 * the CLOCK_MONOTONIC time at which the current wait for the
+	 * consumer gives up (0: nobody waits), and the mark of a stall (0:
+	 * none): the buffer the consumer left unmoved, and its position + 1.
 	 */
 	uint64_t wait_deadline;
 	uint64_t stall_mark;
+	struct ust_shm_buf *stall_buf;
+	uint32_t per_thread;	/* UST_CHAN_PER_THREAD: threadbuf.c writes it */
+};
+
+/*
+ * The thread buffers of a session (threadbuf.c, abi/shm.h I14-I17):
+ * libust's private index of the regions it mapped.  `lock` guards the
+ * appending of regions (taken with every signal blocked, so a signal
+ * handler can claim a buffer too); `nr` only grows.
+ */
+struct ust_tbuf_map {
+	struct ust_shm_tbuf *ctl;	/* the region, mapped */
+	uint8_t *ring;
+};
+
+struct ust_threads {
+	uint64_t offset;		/* header.threads_offset */
+	uint64_t region_size;		/* UST_TBUF_REGION_SIZE() */
+	uint64_t file_size;		/* of the memfd */
+	struct ust_tbuf_map *maps;	/* [cap], an anonymous mapping */
+	uint32_t nr, cap;
+	uint32_t hint;			/* where to look for a free region */
+	uint64_t instances;		/* stream_instance_ids given out */
+	int lock;
 };
 
 struct ust_session {
@@ -125,6 +155,9 @@ struct ust_session {
 	/* Runtime control (registry.c): its area in the shared memory. */
 	struct ust_ctl_area *ctl;
 	int32_t pid;			/* getpid() when it was created */
+	/* The consumer's eventfd, rung by blocked writers (I16), or -1. */
+	int wake_fd;
+	struct ust_threads threads;	/* when chan[0] is per-thread */
 };
 
 extern struct ust_session *ust__session_current UST_HIDDEN;
@@ -152,6 +185,12 @@ UST_HIDDEN void ust__session_destroy(struct ust_session *s);
 UST_HIDDEN void ust__session_publish(struct ust_session *s);
 
 /* ringbuf.c */
+struct ust_packet_header;
+UST_HIDDEN void ust__packet_header_fill(struct ust_packet_header *ph,
+				       const struct ust_session *s,
+				       const struct ust_channel *ch,
+				       uint64_t instance, uint32_t cpu_slot,
+				       uint64_t seq, uint64_t ts);
 UST_HIDDEN void ust__ringbuf_init_buffer(struct ust_session *s,
 					struct ust_channel *ch, uint32_t cpu,
 					uint64_t now);
@@ -170,6 +209,27 @@ UST_HIDDEN void ust__state_event_write(struct ust_event_desc *event,
 				      const struct ust_seg *segs,
 				      unsigned int nr_segs,
 				      size_t payload_size);
+
+/* threadbuf.c */
+UST_HIDDEN uint64_t ust__thread_event_write(struct ust_session *s,
+					   struct ust_channel *ch,
+					   struct ust_event_desc *event,
+					   const struct ust_seg *segs,
+					   unsigned int nr_segs,
+					   size_t payload_size, uint64_t ip);
+UST_HIDDEN int ust__threads_init(struct ust_session *s, uint64_t offset);
+UST_HIDDEN void ust__threads_release(struct ust_session *s);
+UST_HIDDEN void ust__threads_forget(void);
+
+/*
+ * wake.c: blocking mode's wait for the consumer (I16), for per-CPU
+ * (ringbuf.c) and per-thread (threadbuf.c) buffers alike.  0 when the
+ * consumer freed a sub-buffer of `buf`, -1 when the record must be
+ * counted lost (the channel is stalled).
+ */
+UST_HIDDEN int ust__wait_for_consumer(const struct ust_session *s,
+				     struct ust_channel *ch,
+				     struct ust_shm_buf *buf, uint64_t consumed);
 
 /* flight.c */
 UST_HIDDEN uint32_t ust__event_channel(const struct ust_session *s,

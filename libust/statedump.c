@@ -50,6 +50,7 @@
 #include "builtin.h"
 #include "common/fs.h"
 #include "session.h"
+#include "functions.h"
 #include "statedump.h"
 
 #define BUILD_ID_MAX	64	/* longer build-id notes are not recorded */
@@ -551,6 +552,7 @@ void ust__statedump_run(void)
 	nr_known = 0;
 	if (UST_EVENT_ENABLED(&ev_start))
 		write_empty(&ev_start);
+	ust__func_statedump();	/* compact function tracing's base */
 	if (UST_EVENT_ENABLED(&ev_procname))
 		write_procname();
 	dl_iterate_phdr(visit, w);

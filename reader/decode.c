@@ -198,6 +198,9 @@ static void int_role(struct rd_walk *w, const struct rd_type *t,
 			st->has_discarded = true;
 		} else if (is_name(name, "cpu_id")) {
 			st->cpu = (int64_t)v;
+		} else if (is_name(name, "tid")) {
+			/* a per-thread stream's thread (ust 0.2), an int32 */
+			st->tid = (int64_t)(int32_t)v;
 		}
 		break;
 	case SCOPE_EVENT_HEADER:

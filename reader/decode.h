@@ -32,6 +32,7 @@ struct rd_stream {
 	uint64_t clock;			/* cycles */
 	uint64_t ts_begin, ts_end, seq, discarded;
 	int64_t cpu;			/* cpu_id, -1 when none */
+	int64_t tid;			/* a per-thread stream's tid, -1 when none */
 	bool has_ts_begin, has_ts_end, has_seq, has_discarded;
 	bool in_packet, first_packet;
 	size_t start;			/* offset of the first packet to read */

@@ -22,14 +22,22 @@
 int rd_event_payload(const struct rd_msg *m, const uint8_t **p, size_t *len);
 
 /*
- * A 64-bit integer of a payload: ust traces are little endian, like the
- * only host ust builds on (x86-64, configure.ac).
+ * A 64-bit or 32-bit integer of a payload: ust traces are little endian,
+ * like the only host ust builds on (x86-64, configure.ac).
  */
 static inline uint64_t rd_le64(const uint8_t *p)
 {
 	uint64_t v;
 
 	memcpy(&v, p, 8);
+	return v;
+}
+
+static inline uint32_t rd_le32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
 	return v;
 }
 

@@ -310,6 +310,7 @@ static int packet_read(struct rd_stream *st, size_t off, char *err, size_t errle
 	st->has_ts_begin = st->has_ts_end = st->has_seq = st->has_discarded = false;
 	st->pkt_bits = st->content_bits = UINT64_MAX;
 	st->cpu = -1;
+	st->tid = -1;
 	w = walk_init(st, SCOPE_PACKET_HEADER, 0, avail);
 	if (md->packet_header && rd_walk_struct(&w, md->packet_header, true))
 		goto bad;
@@ -684,7 +685,8 @@ static void event_queue(struct rd_stream *st, const struct rd_event_class *ec,
 	m->ns = rd_clock_ns(&st->trace->md.clock, cycles);
 	m->ec = ec;
 	m->cycles = cycles;
-	m->vtid = vtid;
+	/* A record's own thread id, else its per-thread stream's. */
+	m->vtid = vtid >= 0 ? vtid : st->tid;
 	m->cpu = st->cpu;
 	m->count = 0;
 	m->begin_ns = m->end_ns = 0;

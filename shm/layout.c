@@ -71,3 +71,25 @@ ssize_t shm_layout_payload_size(const char *layout, const uint8_t *p,
 		return -1;
 	return (ssize_t)pos;
 }
+
+ssize_t shm_layout_fixed_size(const char *layout)
+{
+	const char *s = layout;
+	uint64_t total = 0, n;
+
+	if (shm_layout_check(layout))
+		return -1;
+	/* Checked above: every 'F' has its number, at most LAYOUT_MAX_FIXED. */
+	while (*s) {
+		if (*s++ != 'F')
+			return -1;	/* a string, sequence, array or variant */
+		for (n = 0; *s >= '0' && *s <= '9'; s++)
+			n = n * 10 + (uint64_t)(*s - '0');
+		total += n;
+		if (total > LAYOUT_MAX_FIXED)
+			return -1;
+		if (*s == ' ')
+			s++;
+	}
+	return (ssize_t)total;
+}

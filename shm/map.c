@@ -75,8 +75,51 @@ static int regions_disjoint(const struct region *r, unsigned int n,
 	return 0;
 }
 
+static void chan_info_fill(struct chan_info *ci, const struct ust_shm_channel *ch)
+{
+	memset(ci, 0, sizeof(*ci));
+	memcpy(ci->name, ch->name, sizeof(ci->name));
+	ci->stream_id = ch->stream_id;
+	ci->mode = ch->mode;
+	ci->subbuf_size = ch->subbuf_size;
+	ci->subbuf_count = ch->subbuf_count;
+	ci->subbuf_shift = (unsigned int)__builtin_ctz(ch->subbuf_size);
+	ci->bufs_offset = ch->bufs_offset;
+	ci->data_offset = ch->data_offset;
+	ci->flags = ch->flags;
+	ci->table.event_context = ch->event_context;
+}
+
+/*
+ * A per-thread channel (I14): no per-CPU buffer, at most
+ * UST_TBUF_MAX_SLOTS sub-buffers, no flight mode, and only one such
+ * channel.  Its regions are checked when the thread area is.
+ */
+static int thread_channel_check(struct shm_map *m, const struct ust_shm_channel *ch,
+				unsigned int i, struct chan_info *ci,
+				struct region *r, char *err, size_t errlen)
+{
+	if (ch->bufs_offset || ch->data_offset)
+		return shm_fail_msg(err, errlen, "channel %u: per-thread with per-CPU buffers", i);
+	if (ch->subbuf_count > UST_TBUF_MAX_SLOTS)
+		return shm_fail_msg(err, errlen, "channel %u: %u sub-buffers per thread (at most %u)",
+				  i, ch->subbuf_count, UST_TBUF_MAX_SLOTS);
+	if (ch->mode == UST_MODE_FLIGHT)
+		return shm_fail_msg(err, errlen, "channel %u: per-thread in flight mode", i);
+	if (m->thread_chan >= 0)
+		return shm_fail_msg(err, errlen, "channels %d and %u both per-thread",
+				  m->thread_chan, i);
+	chan_info_fill(ci, ch);
+	m->thread_chan = (int)i;
+	m->region_size = UST_TBUF_REGION_SIZE(ch->subbuf_size, ch->subbuf_count);
+	/* Nothing in the fixed part: two empty regions overlap nothing. */
+	r[0] = (struct region){ 0, 0, "control blocks" };
+	r[1] = (struct region){ 0, 0, "ring buffer data" };
+	return 0;
+}
+
 /* Validate channel `i` (a private copy) and fill `ci`. */
-static int channel_check(const struct shm_map *m,
+static int channel_check(struct shm_map *m,
 			 const struct ust_shm_channel *ch, unsigned int i,
 			 struct chan_info *ci, struct region *r,
 			 char *err, size_t errlen)
@@ -90,6 +133,8 @@ static int channel_check(const struct shm_map *m,
 	if (ch->event_context & ~UST_CTX_ALL)
 		return shm_fail_msg(err, errlen, "channel %u: bad event context 0x%x",
 				i, ch->event_context);
+	if (ch->flags & ~UST_CHAN_FLAGS_ALL)
+		return shm_fail_msg(err, errlen, "channel %u: bad flags 0x%x", i, ch->flags);
 	if (!ust__is_pow2(ch->subbuf_size) || ch->subbuf_size < UST_SUBBUF_MIN ||
 	    ch->subbuf_size > UST_SUBBUF_MAX)
 		return shm_fail_msg(err, errlen, "channel %u: bad sub-buffer size %u",
@@ -98,6 +143,8 @@ static int channel_check(const struct shm_map *m,
 	    ch->subbuf_count > UST_SUBBUF_COUNT_MAX)
 		return shm_fail_msg(err, errlen, "channel %u: bad sub-buffer count %u",
 				  i, ch->subbuf_count);
+	if (ch->flags & UST_CHAN_PER_THREAD)
+		return thread_channel_check(m, ch, i, ci, r, err, errlen);
 	/* nr_cpus <= 2^12, size <= 2^30, count <= 2^16: no overflow. */
 	data_len = (uint64_t)ch->subbuf_size * ch->subbuf_count * m->nr_cpus;
 	bufs_len = (uint64_t)sizeof(struct ust_shm_buf) * m->nr_cpus;
@@ -107,16 +154,7 @@ static int channel_check(const struct shm_map *m,
 	    !range_ok(ch->data_offset, data_len, m->size))
 		return shm_fail_msg(err, errlen, "channel %u: data outside the mapping", i);
 
-	memset(ci, 0, sizeof(*ci));
-	memcpy(ci->name, ch->name, sizeof(ci->name));
-	ci->stream_id = ch->stream_id;
-	ci->mode = ch->mode;
-	ci->subbuf_size = ch->subbuf_size;
-	ci->subbuf_count = ch->subbuf_count;
-	ci->subbuf_shift = (unsigned int)__builtin_ctz(ch->subbuf_size);
-	ci->bufs_offset = ch->bufs_offset;
-	ci->data_offset = ch->data_offset;
-	ci->table.event_context = ch->event_context;
+	chan_info_fill(ci, ch);
 	r[0] = (struct region){ ch->bufs_offset, bufs_len, "control blocks" };
 	r[1] = (struct region){ ch->data_offset, data_len, "ring buffer data" };
 	return 0;
@@ -146,6 +184,24 @@ static int channels_check(struct shm_map *m, const struct ust_shm_header *h,
 						  j, i, m->chan[i].name);
 		}
 	}
+	return 0;
+}
+
+/*
+ * The thread area (I14): after everything else, page aligned, and only
+ * with a per-thread channel.
+ */
+static int threads_check(struct shm_map *m, const struct ust_shm_header *h,
+			 char *err, size_t errlen)
+{
+	m->threads_offset = h->threads_offset;
+	if (m->thread_chan < 0)
+		return h->threads_offset ?
+		       shm_fail_msg(err, errlen, "thread area without a per-thread channel") : 0;
+	if (h->threads_offset % UST_SHM_PAGE || h->threads_offset < m->size ||
+	    h->threads_offset > (1ull << 62))
+		return shm_fail_msg(err, errlen, "thread area at %llu invalid",
+				  (unsigned long long)h->threads_offset);
 	return 0;
 }
 
@@ -187,6 +243,7 @@ int shm_header_check(struct shm_map *m, const struct ust_shm_header *h,
 
 	m->nr_cpus = h->nr_cpus;
 	m->nr_channels = h->nr_channels;
+	m->thread_chan = -1;
 	m->pid = h->pid;
 	m->clock_kind = h->clock_kind;
 	memcpy(m->procname, h->procname, sizeof(m->procname));
@@ -201,7 +258,10 @@ int shm_header_check(struct shm_map *m, const struct ust_shm_header *h,
 		return ret;
 	if (m->meta_size)
 		r[nr++] = (struct region){ m->meta_offset, m->meta_size, "metadata log" };
-	return regions_disjoint(r, nr, err, errlen);
+	ret = regions_disjoint(r, nr, err, errlen);
+	if (!ret)
+		ret = threads_check(m, h, err, errlen);
+	return ret;
 }
 
 /*
@@ -218,6 +278,8 @@ int shm_map_open(struct shm_map *m, int fd, char *err, size_t errlen)
 	int ret;
 
 	memset(m, 0, sizeof(*m));
+	m->fd = fd;
+	m->thread_chan = -1;
 	if (fstat(fd, &st))
 		return shm_fail_msg(err, errlen, "fstat: %s", strerror(errno));
 	if (!S_ISREG(st.st_mode) || st.st_size < (off_t)UST_SHM_PAGE)
@@ -287,4 +349,41 @@ struct ust_ctl_area *shm_ctl_area(const struct shm_map *m, char *err,
 		return NULL;
 	}
 	return (struct ust_ctl_area *)(m->base + off);
+}
+
+int shm_threads_published(const struct shm_map *m, uint64_t known,
+			  uint64_t *nr, char *err, size_t errlen)
+{
+	/*
+	 * I14, acquire: the regions below the count are in the file and set
+	 * up as CLAIMED or later.  Partner: libust's store-release of the
+	 * count after it grew the memfd (libust/threadbuf.c).
+	 */
+	uint64_t n = __atomic_load_n(&shm_header(m)->threads_published,
+				     __ATOMIC_ACQUIRE);
+	struct stat st;
+
+	*nr = known;
+	if (n == known)
+		return 0;
+	if (n < known)
+		return shm_fail_msg(err, errlen, "thread buffer count went back from %llu to %llu",
+				  (unsigned long long)known, (unsigned long long)n);
+	if (fstat(m->fd, &st))
+		return shm_fail_msg(err, errlen, "fstat: %s", strerror(errno));
+	/* I1: every published region inside the file, no overflow. */
+	if ((uint64_t)st.st_size < m->threads_offset ||
+	    n > ((uint64_t)st.st_size - m->threads_offset) / m->region_size)
+		return shm_fail_msg(err, errlen, "%llu thread buffers published, the file holds fewer",
+				  (unsigned long long)n);
+	*nr = n;
+	return 0;
+}
+
+struct ust_shm_tbuf *shm_thread_map(const struct shm_map *m, uint64_t i)
+{
+	void *p = mmap(NULL, m->region_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		       m->fd, (off_t)(m->threads_offset + i * m->region_size));
+
+	return p == MAP_FAILED ? NULL : p;
 }

@@ -30,6 +30,7 @@ struct chan_info {
 	unsigned int subbuf_shift;	/* log2(subbuf_size) */
 	uint64_t bufs_offset;
 	uint64_t data_offset;
+	uint32_t flags;			/* enum ust_chan_flags */
 	struct ust_layout_table table;	/* layouts known so far, by event id */
 };
 
@@ -47,6 +48,11 @@ struct shm_map {
 	uint64_t meta_offset;
 	uint64_t meta_size;
 	struct chan_info chan[UST_MAX_CHANNELS];
+	/* The per-thread channel's thread area (I14), when there is one. */
+	int fd;				/* the memfd, to map its regions; not ours */
+	int thread_chan;		/* the channel, or -1 */
+	uint64_t threads_offset;
+	uint64_t region_size;		/* UST_TBUF_REGION_SIZE() */
 };
 
 /* Format a reason into `err` (may be NULL with errlen 0); returns -EINVAL. */
@@ -61,6 +67,17 @@ struct ust_shm_buf *shm_buf(const struct shm_map *m, unsigned int chan,
 const uint8_t *shm_slot(const struct shm_map *m, unsigned int chan,
 			unsigned int cpu, uint64_t subbuf);
 const struct ust_shm_header *shm_header(const struct shm_map *m);
+
+/*
+ * Thread buffers (I14): how many regions the process published, checked
+ * against the memfd's size (at most `max`, the caller's last count being
+ * `known`); and region `i` mapped (munmap it with m->region_size bytes).
+ * The count only grows: a lower one, or one past the file, returns -1
+ * with a reason in `err`.
+ */
+int shm_threads_published(const struct shm_map *m, uint64_t known,
+			  uint64_t *nr, char *err, size_t errlen);
+struct ust_shm_tbuf *shm_thread_map(const struct shm_map *m, uint64_t i);
 
 /*
  * Find the shared memory of running process `pid` (its memfd

@@ -147,7 +147,11 @@ static int walk_record(const uint8_t *pkt, const struct pkt_bounds *b,
 	if (table->event_context & UST_CTX_VTID)	/* the first field */
 		rec->vtid = (int32_t)ctf_get_le32(pkt + off + hdr);
 	hdr += ctx;
-	payload = shm_layout_payload_size(layout, pkt + off + hdr, avail - hdr);
+	if (table->fixed && table->fixed[rec->id] >= 0)
+		payload = (size_t)table->fixed[rec->id] <= avail - hdr ?
+			  table->fixed[rec->id] : -1;
+	else
+		payload = shm_layout_payload_size(layout, pkt + off + hdr, avail - hdr);
 	if (payload < 0)
 		return walk_fail(res, off, "payload of event id %u runs past the content",
 				 rec->id);
@@ -187,5 +191,29 @@ int shm_packet_walk(const uint8_t *pkt, size_t len, const uint8_t uuid[16],
 				return ret;
 		}
 	}
+	return 0;
+}
+
+int shm_packet_counted(const uint8_t *pkt, size_t len, const uint8_t uuid[16],
+		       uint32_t stream_id, uint64_t records,
+		       struct ust_walk_result *res)
+{
+	struct pkt_bounds b = { 0, 0, 0 };
+	uint64_t bytes;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	ret = check_header(pkt, len, uuid, stream_id, &b, res);
+	if (ret)
+		return ret;
+	bytes = b.content - UST_PACKET_HEADER_SIZE;
+	/* Every record takes at least a compact header. */
+	if ((records == 0) != (bytes == 0) || records > bytes / UST_EV_COMPACT_SIZE)
+		return walk_fail(res, UST_PACKET_HEADER_SIZE,
+				 "%llu records cannot fill %llu bytes",
+				 (unsigned long long)records,
+				 (unsigned long long)bytes);
+	res->nr_records = records;
+	res->last_timestamp = b.ts_end;
 	return 0;
 }

@@ -17,9 +17,14 @@
 #include "abi/shm.h"
 #include "ctf/format.h"
 
-/* One stream class: its event context and its event classes by id. */
+/*
+ * One stream class: its event context and its event classes by id; for
+ * each, when its payload has one size whatever the record (only fixed
+ * items), that size, so that a walk needs no layout (else -1).
+ */
 struct ust_layout_table {
 	const char **layouts;	/* layouts[id], NULL when the id is unknown */
+	int32_t *fixed;		/* fixed[id]: the payload's size, or -1 */
 	uint32_t nr;
 	uint32_t event_context;	/* UST_CTX_* bits (abi/shm.h) */
 };
@@ -46,6 +51,9 @@ int shm_layout_check(const char *layout);
 ssize_t shm_layout_payload_size(const char *layout, const uint8_t *p,
 				size_t avail);
 
+/* The payload size of a layout of fixed items only, else -1. */
+ssize_t shm_layout_fixed_size(const char *layout);
+
 typedef int (*ust_record_cb)(const struct ust_record_view *rec, void *arg);
 
 struct ust_walk_result {
@@ -66,5 +74,16 @@ struct ust_walk_result {
 int shm_packet_walk(const uint8_t *pkt, size_t len, const uint8_t uuid[16],
 		    uint32_t stream_id, const struct ust_layout_table *table,
 		    ust_record_cb cb, void *arg, struct ust_walk_result *res);
+
+/*
+ * The checks of shm_packet_walk() on the header only, and a record count
+ * published by the writer (abi/shm.h, I17): at least one record when
+ * there is content, none when there is not, each at least a compact
+ * header.  The records themselves are not read.  Returns 0 (res's count
+ * set), or -EINVAL with `res->error` set: the caller then walks.
+ */
+int shm_packet_counted(const uint8_t *pkt, size_t len, const uint8_t uuid[16],
+		       uint32_t stream_id, uint64_t records,
+		       struct ust_walk_result *res);
 
 #endif /* UST_PACKET_H */

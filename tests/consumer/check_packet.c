@@ -72,7 +72,9 @@ static void extended(struct pkt *p, uint32_t id, uint64_t ts, int32_t vtid)
 }
 
 static const char *layouts[41];
-static struct ust_layout_table table = { layouts, 41, UST_CTX_VTID };
+static struct ust_layout_table table = {
+	.layouts = layouts, .nr = 41, .event_context = UST_CTX_VTID,
+};
 
 static void setup(void)
 {
@@ -511,19 +513,75 @@ START_TEST(test_walk_callback_stops)
 }
 END_TEST
 
+/*
+ * The counted path (abi/shm.h, I17): a count the writer published is
+ * taken when the packet's header is sound and the count can fill its
+ * content; any other count is refused, so the consumer walks instead.
+ */
+START_TEST(test_counted)
+{
+	struct ust_walk_result res;
+	struct pkt p;
+	size_t len;
+
+	pkt_init(&p, 100, 200);
+	compact(&p, 0, 110, 1);		/* 8 bytes each */
+	compact(&p, 4, 120, 1);
+	compact(&p, 4, 130, 1);
+	len = pkt_close(&p);
+	ck_assert_int_eq(shm_packet_counted(p.b, len, uuid, 3, 3, &res), 0);
+	ck_assert_uint_eq(res.nr_records, 3);
+	ck_assert_uint_eq(res.last_timestamp, 200);
+	/* Up to one record per 4 bytes is plausible (24 bytes: 6)... */
+	ck_assert_int_eq(shm_packet_counted(p.b, len, uuid, 3, 6, &res), 0);
+	/* ...more is not, nor none for content, nor a wrong stream. */
+	ck_assert_int_eq(shm_packet_counted(p.b, len, uuid, 3, 7, &res), -EINVAL);
+	ck_assert_str_eq(res.error, "7 records cannot fill 24 bytes");
+	ck_assert_int_eq(shm_packet_counted(p.b, len, uuid, 3, 0, &res), -EINVAL);
+	ck_assert_int_eq(shm_packet_counted(p.b, len, uuid, 4, 3, &res), -EINVAL);
+	/* A damaged header is refused whatever the count. */
+	ph(&p)->magic ^= 1;
+	ck_assert_int_eq(shm_packet_counted(p.b, len, uuid, 3, 3, &res), -EINVAL);
+	ph(&p)->magic ^= 1;
+	ph(&p)->content_size = (len + 4096) * 8;
+	ck_assert_int_eq(shm_packet_counted(p.b, len, uuid, 3, 3, &res), -EINVAL);
+
+	/* An empty packet: 0 records only. */
+	pkt_init(&p, 10, 10);
+	len = pkt_close(&p);
+	ck_assert_int_eq(shm_packet_counted(p.b, len, uuid, 3, 0, &res), 0);
+	ck_assert_uint_eq(res.nr_records, 0);
+	ck_assert_int_eq(shm_packet_counted(p.b, len, uuid, 3, 1, &res), -EINVAL);
+}
+END_TEST
+
+/* The fixed payload sizes the walk uses instead of the layout string. */
+START_TEST(test_layout_fixed_size)
+{
+	ck_assert_int_eq(shm_layout_fixed_size(""), 0);
+	ck_assert_int_eq(shm_layout_fixed_size("F4"), 4);
+	ck_assert_int_eq(shm_layout_fixed_size("F8 F4 F1"), 13);
+	ck_assert_int_eq(shm_layout_fixed_size("F4 S"), -1);
+	ck_assert_int_eq(shm_layout_fixed_size("Q2[F4]"), -1);
+	ck_assert_int_eq(shm_layout_fixed_size("A2[F4]"), -1);
+	ck_assert_int_eq(shm_layout_fixed_size("F"), -1);
+	ck_assert_int_eq(shm_layout_fixed_size("X4"), -1);
+}
+END_TEST
+
 int main(void)
 {
 	const struct check_case cases[] = {
 		{ "layout", NULL, NULL, 0, {
 			test_layout_check, test_layout_size,
 			test_layout_compound_check, test_layout_compound_size,
-			NULL } },
+			test_layout_fixed_size, NULL } },
 		{ "walk", setup, NULL, 0, {
 			test_walk_good, test_walk_no_context,
 			test_walk_empty_and_padded, test_walk_truncated,
 			test_walk_unknown_id, test_walk_bad_header,
 			test_walk_bad_sizes, test_walk_time, test_walk_strings,
-			test_walk_callback_stops, NULL } },
+			test_walk_callback_stops, test_counted, NULL } },
 	};
 
 	return CHECK_RUN_CASES("packet", cases);

@@ -9,8 +9,10 @@
 #  b. ust-consumerd --foreground under fake-app's scenarios;
 #  c. ust-consumerd as libust starts it (daemonized) for the stress
 #     workload traced from the environment: threads, signals, fork,
-#     tiny buffers, overwrite mode; flight-recorder mode with a trigger
+#     tiny buffers, overwrite mode, per-thread buffers in blocking mode
+#     (the consumer woken by the writers); flight-recorder mode with a trigger
 #     and with a crash (consumer/snapshot.c).
+#  (the traced program itself under memcheck, per-thread buffers: tests/threads/valgrind.sh)
 # A run fails on any memcheck error or definite leak: the ERROR SUMMARY
 # of every log must say 0 errors.  The exit code for memcheck errors is
 # 97, not 1, since tpgen itself exits 1 on malformed input.
@@ -127,6 +129,8 @@ run_stress fork "$STRESS" -t 2 -n 20000 -f
 run_stress tiny UST_SUBBUF_SIZE=4096 UST_SUBBUF_COUNT=2 "$STRESS" -t 2 -n 50000 -s
 run_stress overwrite UST_MODE=overwrite UST_SUBBUF_SIZE=8192 UST_SUBBUF_COUNT=4 \
 	"$STRESS" -t 2 -n 100000 -s
+run_stress per-thread UST_BUFFERS=per-thread UST_MODE=block UST_SUBBUF_SIZE=4096 \
+	UST_SUBBUF_COUNT=2 "$STRESS" -t 2 -n 50000 -s -g
 FLIGHT_APP=$abs_top_builddir/tests/flight/flight-app
 run_stress flight UST_MODE=flight UST_SUBBUF_SIZE=8192 "$FLIGHT_APP" -n 200000 -t 150000
 st=0

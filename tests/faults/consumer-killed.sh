@@ -9,13 +9,15 @@
 #   1. the consumer alone is killed; the program records 60 000 more;
 #   2. the consumer and the program are killed at once: the buffers the
 #      program left are still drained.
+# Both with per-CPU buffers, then per-thread buffers (the new consumer
+# takes over the dead one's thread streams: consumer/threads.c).
 . "$top_srcdir/tests/faults/lib.sh"
 
-# start NAME: ust record of faultapp (2 threads x 20 000 events, then the
+# start NAME BUFFERS: ust record of faultapp (2 threads x 20 000 events, then the
 # gate, then 20 000 by thread 0 and 2 x 20 000) into $WORK/NAME; sets
 # $rec, $pid (faultapp) and $cpid (its consumer).
 start() {
-	"$UST" record -o "$WORK/$1" --subbuf-size 16k --subbuf-count 4 -- \
+	"$UST" record -o "$WORK/$1" --buffers="$2" --subbuf-size 16k --subbuf-count 4 -- \
 		"$APP" -t 2 -n 20000 -g "$WORK/$1.go" -b 20000 \
 		>"$WORK/$1.out" 2>"$WORK/$1.err" &
 	rec=$!
@@ -42,13 +44,15 @@ finish() {
 	echo "ok: $1: $written written + $lost lost = $3"
 }
 
-start alone
-kill -KILL "$cpid"
-touch "$WORK/alone.go"
-finish alone 0 100000
+for buffers in per-cpu per-thread; do
+	start alone-$buffers $buffers
+	kill -KILL "$cpid"
+	touch "$WORK/alone-$buffers.go"
+	finish alone-$buffers 0 100000
 
-# The program has recorded its 40 000 events (its threads joined) and
-# waits at the gate when both die.
-start both
-kill -KILL "$cpid" "$pid"
-finish both 137 40000
+	# The program has recorded its 40 000 events (its threads joined)
+	# and waits at the gate when both die.
+	start both-$buffers $buffers
+	kill -KILL "$cpid" "$pid"
+	finish both-$buffers 137 40000
+done

@@ -12,6 +12,9 @@
  *                           the parent runs "counts 5 3" and waits
  *   calls exit N            fib(N), then exit() from quit(): main, run_exit
  *                           and quit never return
+ *   calls timed N US        N calls of slow(), each at least US microseconds
+ *                           long (it spins on the clock) and calling leaf()
+ *                           3 times, each slow() between 100 calls of leaf()
  *
  * Call counts: fib(N) makes fib_calls(N) = 1 + fib_calls(N-1) +
  * fib_calls(N-2) calls (1 for N < 2): 15 for 5, 177 for 10, 21891 for 20.
@@ -21,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
 
@@ -45,6 +49,38 @@ static int run_counts(int n, int m)
 	sink = fib(n);
 	for (i = 0; i < m; i++)
 		sink = leaf(i);
+	return 0;
+}
+
+static __attribute__((no_instrument_function)) long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* At least `us` microseconds, 3 calls of leaf() in it. */
+static void slow(int us)
+{
+	long long end = now_ns() + us * 1000LL;
+	int i;
+
+	for (i = 0; i < 3; i++)
+		sink = leaf(i);
+	while (now_ns() < end)
+		;
+}
+
+static int run_timed(int n, int us)
+{
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < 100; j++)
+			sink = leaf(j);
+		slow(us);
+	}
 	return 0;
 }
 
@@ -137,9 +173,11 @@ int main(int argc, char **argv)
 		return run_plugin(argv[2], atoi(argv[3]));
 	if (argc == 3 && !strcmp(argv[1], "exit"))
 		return run_exit(atoi(argv[2]));
+	if (argc == 4 && !strcmp(argv[1], "timed"))
+		return run_timed(atoi(argv[2]), atoi(argv[3]));
 	if (argc == 2 && !strcmp(argv[1], "forkexec"))
 		return run_forkexec();
 	fprintf(stderr, "usage: calls counts N M | threads T K | "
-		"plugin PATH P | forkexec | exit N\n");
+		"plugin PATH P | forkexec | exit N | timed N US\n");
 	return 2;
 }

@@ -91,3 +91,25 @@ expect_graph "$WORK/report" callee_work "from 10000 thread_main"
   "== Functions ==,no function events (record with --functions)," ] ||
 	fail "no function events: $(cat "$WORK/report")"
 exit 0
+
+# A lossy function trace (two 4 KiB sub-buffers, discard mode, through
+# the environment): the profile says so first, and again above the
+# tables; the events lost + recorded are those of a run without loss.
+record "$WORK/full" "$CALLS" counts 20 1000
+total=$(sed -n 's/^ust record: 1 trace, \([0-9]*\) events written, 0 lost.*/\1/p' "$WORK/rec.err")
+mkdir "$WORK/lossy" "$WORK/sum"
+UST_TRACE='*' UST_OUTPUT="$WORK/lossy" UST_SUMMARY_DIR="$WORK/sum" UST_BUFFERS=per-thread \
+	UST_SUBBUF_SIZE=4096 UST_SUBBUF_COUNT=2 LD_PRELOAD="$UST_CYG_PROFILE_LIB" \
+	"$CALLS" counts 20 1000 || fail "lossy run"
+wait_for 30 "the lossy trace's consumer did not finish" \
+	sh -c "ls $WORK/sum/*.summary >/dev/null 2>&1"
+"$UST" report --functions "$WORK/lossy" >"$WORK/lossy.txt" || fail "report of a lossy trace"
+sed -n '/^== Functions ==$/,$p' "$WORK/lossy.txt" | sed -n 2p >"$WORK/first"
+grep -qE "^WARNING: INCOMPLETE PROFILE: the trace lost [0-9]+ events \([0-9.]+% of $total recorded \+ lost\)\.$" \
+	"$WORK/first" || fail "no loss warning first: $(sed -n '/Functions/,+3p' "$WORK/lossy.txt")"
+grep -qE "^[0-9]+ calls of [0-9]+ functions in 1 thread \(INCOMPLETE: events lost\)$" "$WORK/lossy.txt" ||
+	fail "calls line: $(cat "$WORK/lossy.txt")"
+expect "$WORK/lossy.txt" "WARNING: INCOMPLETE PROFILE (events lost, above): the counts and times below are wrong"
+# A trace without loss has no warning.
+"$UST" report --functions "$WORK/full" | grep -q WARNING && fail "a warning without loss"
+echo ok

@@ -8,5 +8,8 @@ expect "$WORK/funcs" "callee_work 10000 10000"
 expect "$WORK/funcs" "thread_main 4 4"
 expect "$WORK/funcs" "run_threads 1 1"
 expect "$WORK/funcs" "total entries=10006 exits=10006 unmatched=0 threads=5"
-[ "$(babeltrace2 "$dir" | grep -c " ust_cyg_profile:func_entry: ")" = 10006 ] ||
-	fail "babeltrace2 entries"
+# The library's functions are far from the program: ust_func:entry_addr.
+babeltrace2 "$dir" >"$WORK/bt2" || fail "babeltrace2 failed"
+[ "$(grep -c " ust_func:entry: " "$WORK/bt2")" = 6 ] || fail "babeltrace2 entries"
+[ "$(grep -c " ust_func:entry_addr: " "$WORK/bt2")" = 10000 ] ||
+	fail "babeltrace2 entries into libcallee.so"

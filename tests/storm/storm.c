@@ -28,7 +28,8 @@
  *            whose comm is "exe") which records -k events from 2 threads
  *   hostile  once the consumer has released a sub-buffer, a thread
  *            scribbles over libust's shared memory every millisecond while
- *            the workers trace, SEED choosing what and where (-S); at the end
+ *            the workers trace, SEED choosing what and where (-S; with
+ *            per-thread buffers, the thread buffers too); at the end
  *            it breaks the magic of every buffer's open packet, so that
  *            the consumer has at least that to report
  *
@@ -45,7 +46,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -359,7 +363,45 @@ struct shm_view {
 	uint8_t *data;
 	uint64_t meta_offset, meta_size;
 	uint32_t nr_cpus, subbuf_size, subbuf_count;
+	/* A per-thread channel: the thread area, through a mapping of our own. */
+	int per_thread;
+	int fd;				/* the memfd */
+	uint8_t *whole;			/* all of it, up to THREAD_AREA_MAX */
+	uint64_t threads_offset, region_size;
 };
+
+#define THREAD_AREA_MAX		(1ull << 32)
+
+/*
+ * The thread area grows with the memfd: map the memfd again, reserving
+ * room for its growth; a region is touched only once it lies inside the
+ * file (or the access would fault).
+ */
+static int shm_map_threads(struct shm_view *v)
+{
+	char path[64], target[128];
+	ssize_t n;
+	int fd;
+
+	for (fd = 0; fd < 1024; fd++) {
+		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
+		n = readlink(path, target, sizeof(target) - 1);
+		if (n <= 0)
+			continue;
+		target[n] = '\0';
+		if (strstr(target, "memfd:ust-trace"))
+			break;
+	}
+	if (fd == 1024)
+		return -1;
+	v->fd = fd;
+	v->whole = mmap(NULL, THREAD_AREA_MAX, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (v->whole == MAP_FAILED)
+		return -1;
+	v->threads_offset = v->hdr->threads_offset;
+	v->region_size = UST_TBUF_REGION_SIZE(v->subbuf_size, v->subbuf_count);
+	return 0;
+}
 
 static int shm_find(struct shm_view *v)
 {
@@ -367,9 +409,12 @@ static int shm_find(struct shm_view *v)
 	unsigned long start = 0, end = 0;
 	char line[512];
 
+	/* The mapping of offset 0 (libust also maps thread buffers alone). */
 	while (f && fgets(line, sizeof(line), f)) {
+		unsigned long off = 1;
+
 		if (strstr(line, "memfd:ust-trace") &&
-		    sscanf(line, "%lx-%lx", &start, &end) == 2)
+		    sscanf(line, "%lx-%lx %*s %lx", &start, &end, &off) == 3 && off == 0)
 			break;
 		start = end = 0;
 	}
@@ -389,7 +434,32 @@ static int shm_find(struct shm_view *v)
 	v->nr_cpus = v->hdr->nr_cpus;
 	v->subbuf_size = v->chan->subbuf_size;
 	v->subbuf_count = v->chan->subbuf_count;
-	return 0;
+	v->per_thread = !!(v->chan->flags & UST_CHAN_PER_THREAD);
+	return v->per_thread ? shm_map_threads(v) : 0;
+}
+
+/* Thread region `i`, when it lies inside the file now; else NULL. */
+static struct ust_shm_tbuf *region_of(const struct shm_view *v, uint64_t i)
+{
+	uint64_t off = v->threads_offset + i * v->region_size;
+	struct stat st;
+
+	if (off + v->region_size > THREAD_AREA_MAX || fstat(v->fd, &st) ||
+	    off + v->region_size > (uint64_t)st.st_size)
+		return NULL;
+	return (struct ust_shm_tbuf *)(v->whole + off);
+}
+
+/* How many regions to pick from: libust's count as we last trusted it. */
+static uint64_t regions_seen(const struct shm_view *v)
+{
+	static uint64_t seen;
+	uint64_t n = __atomic_load_n(&v->hdr->threads_published, __ATOMIC_ACQUIRE);
+
+	/* The count may be one of our own scribbles: believe small steps. */
+	if (n > seen && n <= seen + 64)
+		seen = n;
+	return seen;
 }
 
 static uint64_t rnd64(unsigned int *seed)
@@ -418,6 +488,8 @@ static uint64_t nasty(unsigned int *seed, uint64_t cur, uint32_t unit)
 static const char *const act_names[] = {
 	"header", "channel", "name", "commit", "consumed", "lost",
 	"packet-header", "records", "metadata",
+	/* per-thread channels only: */
+	"thread-state", "thread-count", "published",
 };
 #define NR_ACTS (sizeof(act_names) / sizeof(act_names[0]))
 static unsigned long acts[NR_ACTS];
@@ -446,12 +518,43 @@ static void put64(uint64_t *p, uint64_t v)
 	__atomic_store_n(p, v, __ATOMIC_RELAXED);
 }
 
+/*
+ * A per-thread channel's buffer to break: a region's control block and
+ * one of its slots, or NULL when no region is there yet.  Its own acts
+ * (state, record counts, the published count) are done here.
+ */
+static struct ust_shm_buf *thread_target(const struct shm_view *v, unsigned int *seed,
+					 unsigned int a, uint8_t **slot)
+{
+	uint64_t nr = regions_seen(v);
+	struct ust_shm_tbuf *t = nr ? region_of(v, (uint64_t)rand_r(seed) % nr) : NULL;
+
+	if (!t)
+		return NULL;
+	*slot = (uint8_t *)t + UST_TBUF_CTL_SIZE +
+		(uint64_t)(rand_r(seed) % v->subbuf_count) * v->subbuf_size;
+	if (a == 9)
+		__atomic_store_n(&t->state, rand_r(seed) % 2 ? (uint32_t)rand_r(seed) % 6 :
+				 (uint32_t)rand_r(seed), __ATOMIC_RELAXED);
+	else if (a == 10)
+		__atomic_store_n(&t->records[rand_r(seed) % v->subbuf_count],
+				 (uint32_t)nasty(seed, t->records[0], 1), __ATOMIC_RELAXED);
+	else if (a == 11)
+		put64(&v->hdr->threads_published,
+		      nasty(seed, get64(&v->hdr->threads_published), 1));
+	return &t->buf;
+}
+
 static void vandal_act(const struct shm_view *v, unsigned int *seed)
 {
-	unsigned int a = (unsigned int)rand_r(seed) % NR_ACTS;
+	unsigned int a = (unsigned int)rand_r(seed) % (v->per_thread ? NR_ACTS : 9);
 	uint32_t cpu = (uint32_t)rand_r(seed) % v->nr_cpus;
-	struct ust_shm_buf *b = &v->bufs[cpu];
-	uint8_t *slot = slot_of(v, cpu, (uint32_t)rand_r(seed) % v->subbuf_count);
+	struct ust_shm_buf *b = v->per_thread ? NULL : &v->bufs[cpu];
+	uint8_t *slot = v->per_thread ? NULL :
+			slot_of(v, cpu, (uint32_t)rand_r(seed) % v->subbuf_count);
+
+	if (v->per_thread && !(b = thread_target(v, seed, a, &slot)))
+		return;		/* no thread buffer yet */
 
 	acts[a]++;
 	switch (a) {
@@ -483,6 +586,10 @@ static void vandal_act(const struct shm_view *v, unsigned int *seed)
 	case 7:
 		scribble(slot + rand_r(seed) % v->subbuf_size, 1 + rand_r(seed) % 16, seed);
 		break;
+	case 9:
+	case 10:
+	case 11:
+		break;		/* done by thread_target() */
 	default:
 		scribble(v->base + v->meta_offset + rand_r(seed) % v->meta_size,
 			 1 + rand_r(seed) % 16, seed);
@@ -493,8 +600,15 @@ static void vandal_act(const struct shm_view *v, unsigned int *seed)
 static int consumer_live(const struct shm_view *v)
 {
 	uint32_t cpu;
+	uint64_t i;
 
-	for (cpu = 0; cpu < v->nr_cpus; cpu++) {
+	for (i = 0; v->per_thread && i < regions_seen(v); i++) {
+		struct ust_shm_tbuf *t = region_of(v, i);
+
+		if (t && __atomic_load_n(&t->buf.consumed, __ATOMIC_ACQUIRE))
+			return 1;
+	}
+	for (cpu = 0; !v->per_thread && cpu < v->nr_cpus; cpu++) {
 		if (__atomic_load_n(&v->bufs[cpu].consumed, __ATOMIC_ACQUIRE))
 			return 1;
 	}
@@ -524,6 +638,22 @@ static void *vandal(void *arg)
 static void break_open_packets(const struct shm_view *v)
 {
 	uint32_t cpu;
+	uint64_t i;
+
+	for (i = 0; v->per_thread && i < regions_seen(v); i++) {
+		struct ust_shm_tbuf *t = region_of(v, i);
+		uint64_t off;
+
+		if (!t)
+			continue;
+		off = get64(&t->buf.commit.offset);
+		__atomic_store_n((uint32_t *)((uint8_t *)t + UST_TBUF_CTL_SIZE +
+					      (off / v->subbuf_size % v->subbuf_count) *
+					      v->subbuf_size),
+				 0xbadc0de5u, __ATOMIC_RELAXED);
+	}
+	if (v->per_thread)
+		return;
 
 	for (cpu = 0; cpu < v->nr_cpus; cpu++) {
 		uint64_t off = get64(&v->bufs[cpu].commit.offset);

@@ -156,7 +156,8 @@ START_TEST(test_header)
 	data_len = (uint64_t)session->nr_cpus * 4096 * 8;
 	ck_assert_uint_eq(c->data_offset + data_len, h->total_size);
 	ck_assert_uint_eq(h->flight.state, 0);
-	ck_assert_uint_eq(c->reserved, 0);
+	ck_assert_uint_eq(c->flags, 0);
+	ck_assert_uint_eq(h->threads_offset, 0);
 }
 END_TEST
 

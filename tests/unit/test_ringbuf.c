@@ -175,6 +175,7 @@ static void layout_table(struct ust_layout_table *t, const char **layouts)
 	for (i = 0; i < NR_EVENTS; i++)
 		layouts[events[i].id] = events[i].layout;
 	t->layouts = layouts;
+	t->fixed = NULL;	/* every record's payload measured by its layout */
 	t->nr = NR_EVENTS;
 	t->event_context = config.event_context;
 }

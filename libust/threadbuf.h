@@ -1,0 +1,269 @@
+/*
+ * threadbuf.h - the writer of per-thread buffers (UST_BUFFERS=per-thread),
+ * for ringbuf.c and functions.c.
+ *
+ * SPDX-License-Identifier: LGPL-2.1-only
+ *
+ * A thread owns its buffer (abi/shm.h, I15): it writes records with
+ * plain stores and commits each with one 16-byte store of {offset,
+ * last_ts}, its release (I2).  No rseq, no atomic read-modify-write, no
+ * CPU number.  What the writer needs is a copy in its initial-exec TLS,
+ * struct ust_tb_writer, so that the hot path touches the shared memory
+ * only where the record goes and where it is committed.
+ *
+ * Signal handlers: `nest` counts the records this thread is writing.  A
+ * handler that records while its thread is inside a record (nest 1)
+ * writes into the thread's second buffer (role UST_TBUF_ROLE_SIGNAL), so
+ * each buffer still has one writer at a time; a handler nested deeper is
+ * counted lost (lost_nested).  Readers merge the two streams by time.
+ */
+#ifndef UST_LIBUST_THREADBUF_H
+#define UST_LIBUST_THREADBUF_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <emmintrin.h>
+
+#include "session.h"
+
+struct ust_tb_writer {
+	uint8_t *ring;			/* NULL: no buffer claimed yet */
+	struct ust_shm_tbuf *ctl;
+	uint64_t pos;			/* committed position (commit.offset's value) */
+	uint64_t last_ts;		/* of the last record or packet start (I4) */
+	uint64_t room;			/* where the open packet's sub-buffer ends */
+	uint64_t mask;			/* ring bytes - 1 */
+	uint32_t subbuf_size;
+	uint32_t records;		/* in the open packet (I17) */
+	uint32_t clock_kind;		/* the session's */
+	uint32_t bare;			/* records carry no context: functions.c's path */
+};
+
+struct ust_tb_thread {
+	uint32_t nest;			/* records this thread is writing now */
+	uint32_t armed;			/* its exit destructor is set */
+	struct ust_tb_writer w[2];	/* by enum ust_tbuf_role */
+};
+
+extern __thread struct ust_tb_thread ust__tls_tb
+	__attribute__((tls_model("initial-exec"))) UST_HIDDEN;
+
+/*
+ * The slow paths: a thread without its buffer yet, nesting, a record that
+ * does not fit in the open packet.  Called with `nest` already raised.
+ */
+UST_HIDDEN uint64_t ust__tb_write_slow(struct ust_session *s,
+				      struct ust_channel *ch,
+				      struct ust_tb_thread *t, uint32_t level,
+				      uint32_t id, const struct ust_seg *segs,
+				      unsigned int nr_segs, size_t payload_size,
+				      uint64_t ip);
+UST_HIDDEN uint64_t ust__tb_write_switch(struct ust_session *s,
+					struct ust_channel *ch,
+					struct ust_tb_writer *w, uint32_t id,
+					uint64_t ts, const struct ust_seg *segs,
+					unsigned int nr_segs,
+					size_t payload_size, uint64_t ip);
+/* Claim the calling thread's buffer of `level` now, if it has none: 0 or -1. */
+UST_HIDDEN int ust__tb_claim(struct ust_session *s, struct ust_channel *ch,
+			    struct ust_tb_thread *t, uint32_t level);
+/* The calling thread's context image of channel `chan` (ringbuf.c). */
+UST_HIDDEN const uint8_t *ust__thread_ctx_image(const struct ust_session *s,
+					       uint32_t chan);
+
+/* Open and close a record of this thread (signal nesting, above). */
+static inline uint32_t ust__tb_enter(struct ust_tb_thread *t)
+{
+	uint32_t level = t->nest;
+
+	t->nest = level + 1;
+	/* A handler that interrupts us from here on sees the new level. */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	return level;
+}
+
+static inline void ust__tb_leave(struct ust_tb_thread *t, uint32_t level)
+{
+	/* Our stores to the buffer are done before a handler may use it. */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t->nest = level;
+}
+
+/*
+ * Publish the record (or packet start) that ends at `pos`, of time `ts`:
+ * I2's release.  One 16-byte store, so a reader never sees an offset
+ * with another record's last_ts; x86-64 keeps the record's earlier
+ * stores before it, and the "memory" clobber keeps the compiler from
+ * moving them after.  Partner: the consumer's acquire load of
+ * commit.offset (consumer/drain.c).
+ */
+static inline void ust__tb_publish(struct ust_tb_writer *w, uint64_t pos,
+				   uint64_t ts)
+{
+	__m128i pair = _mm_set_epi64x((long long)ts, (long long)pos);
+
+	w->pos = pos;
+	w->last_ts = ts;
+	__asm__ __volatile__("movdqa %1, %0"
+			     : "=m"(w->ctl->buf.commit) : "x"(pair) : "memory");
+}
+
+/* The event header at `dst` (ctf/format.h): compact or extended. */
+static inline void ust__tb_put_header(uint8_t *dst, uint32_t id, uint64_t ts,
+				      size_t hlen)
+{
+	if (__builtin_expect(hlen == UST_EV_COMPACT_SIZE, 1)) {
+		uint32_t word = id | (uint32_t)(ts << 5);
+
+		__builtin_memcpy(dst, &word, 4);
+		return;
+	}
+	dst[0] = UST_EV_EXTENDED;
+	__builtin_memcpy(dst + 1, &id, 4);
+	__builtin_memcpy(dst + 5, &ts, 8);
+}
+
+/* Bytes of the event header of event `id` at `ts` after `last` (I4). */
+static inline size_t ust__tb_header_size(uint32_t id, uint64_t ts,
+					 uint64_t last)
+{
+	return id <= UST_EV_COMPACT_ID_MAX &&
+	       ts - last < (1ull << UST_EV_TS_BITS) ?
+	       UST_EV_COMPACT_SIZE : UST_EV_EXTENDED_SIZE;
+}
+
+/* The payload segments at `dst`: small fixed sizes without a call. */
+static inline void ust__tb_put_segs(uint8_t *dst, const struct ust_seg *segs,
+				    unsigned int nr_segs)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr_segs; i++) {
+		size_t len = segs[i].len;
+
+		if (len == 4)
+			__builtin_memcpy(dst, segs[i].ptr, 4);
+		else if (len == 8)
+			__builtin_memcpy(dst, segs[i].ptr, 8);
+		else
+			__builtin_memcpy(dst, segs[i].ptr, len);
+		dst += len;
+	}
+}
+
+/*
+ * Write one record of time `ts` with writer `w` of channel `ch`
+ * (per-thread); returns its timestamp, or 0 when it was counted lost.  A
+ * time before the buffer's last one is raised to it (I4): the function
+ * filters write entries they held back with the time they happened,
+ * which is never earlier than the records written since but for other
+ * events of the thread (funcfilter.c).  The caller holds the thread's
+ * nesting level (ust__tb_enter()).
+ */
+static inline __attribute__((always_inline))
+uint64_t ust__tb_write_at(struct ust_session *s, struct ust_channel *ch,
+			  struct ust_tb_writer *w, uint32_t id, uint64_t ts,
+			  const struct ust_seg *segs, unsigned int nr_segs,
+			  size_t payload_size, uint64_t ip)
+{
+	uint64_t pos = w->pos, last = w->last_ts;
+	size_t hlen, rec;
+	uint8_t *dst;
+
+	if (__builtin_expect(ts < last, 0))
+		ts = last;	/* never let a stream go backwards (I4) */
+	hlen = ust__tb_header_size(id, ts, last);
+	rec = hlen + ch->ctx_size + payload_size;
+	/* Strictly inside the sub-buffer, as in ringbuf.c. */
+	if (__builtin_expect(pos + rec >= w->room, 0))
+		return ust__tb_write_switch(s, ch, w, id, ts, segs, nr_segs,
+					    payload_size, ip);
+	dst = w->ring + (pos & w->mask);
+	ust__tb_put_header(dst, id, ts, hlen);
+	dst += hlen;
+	if (__builtin_expect(ch->ctx_size != 0, 0)) {
+		__builtin_memcpy(dst, ust__thread_ctx_image(s, 0), ch->ctx_img_size);
+		if (ch->ctx_size > ch->ctx_img_size)
+			__builtin_memcpy(dst + ch->ctx_img_size, &ip, UST_CTX_IP_SIZE);
+		dst += ch->ctx_size;
+	}
+	ust__tb_put_segs(dst, segs, nr_segs);
+	w->records++;
+	ust__tb_publish(w, pos + rec, ts);
+	return ts;
+}
+
+/* The same at the time it is now. */
+static inline __attribute__((always_inline))
+uint64_t ust__tb_write(struct ust_session *s, struct ust_channel *ch,
+		       struct ust_tb_writer *w, uint32_t id,
+		       const struct ust_seg *segs, unsigned int nr_segs,
+		       size_t payload_size, uint64_t ip)
+{
+	return ust__tb_write_at(s, ch, w, id, ust__clock_read(s->clock_kind),
+				segs, nr_segs, payload_size, ip);
+}
+
+/*
+ * Set while the session's default channel is per-thread, its records
+ * without context, its clock the TSC (session.c): then the callers may
+ * read the clock first and try ust__tb_put_quick().  A stale value only
+ * sends a record down the general path (the thread's buffer is checked).
+ */
+extern uint32_t ust__tb_quick UST_HIDDEN;
+
+/*
+ * The quickest record there is: compact header, no context, the payload
+ * `segs` (`size` bytes), at time `ts` (read by the caller as early as it
+ * could, so that the clock's latency overlaps the loads before this).
+ * Returns false, having written nothing, when it needs more: an extended
+ * header, a new packet.  The caller holds nesting level 0.
+ */
+static inline __attribute__((always_inline))
+bool ust__tb_put_quick(struct ust_tb_writer *w, uint32_t id, uint64_t ts,
+		       const struct ust_seg *segs, unsigned int nr_segs,
+		       size_t size)
+{
+	uint64_t pos = w->pos, last = w->last_ts;
+	uint32_t word;
+	uint8_t *dst;
+
+	/*
+	 * One test for both: a time before the last one (I4, which the
+	 * general path raises) makes the difference huge.
+	 */
+	if (__builtin_expect(ts - last >= (1ull << UST_EV_TS_BITS) ||
+			     id > UST_EV_COMPACT_ID_MAX ||
+			     pos + UST_EV_COMPACT_SIZE + size >= w->room, 0))
+		return false;
+	dst = w->ring + (pos & w->mask);
+	word = id | (uint32_t)(ts << 5);
+	__builtin_memcpy(dst, &word, 4);
+	ust__tb_put_segs(dst + 4, segs, nr_segs);
+	w->records++;
+	ust__tb_publish(w, pos + UST_EV_COMPACT_SIZE + size, ts);
+	return true;
+}
+
+/* A record of the calling thread into per-thread channel `ch`. */
+static inline __attribute__((always_inline))
+uint64_t ust__tb_event_write(struct ust_session *s, struct ust_channel *ch,
+			     uint32_t id, const struct ust_seg *segs,
+			     unsigned int nr_segs, size_t payload_size,
+			     uint64_t ip)
+{
+	struct ust_tb_thread *t = &ust__tls_tb;
+	uint32_t level = ust__tb_enter(t);
+	uint64_t ts;
+
+	if (__builtin_expect(level == 0 && t->w[0].ring != NULL, 1))
+		ts = ust__tb_write(s, ch, &t->w[0], id, segs, nr_segs,
+				   payload_size, ip);
+	else
+		ts = ust__tb_write_slow(s, ch, t, level, id, segs, nr_segs,
+					payload_size, ip);
+	ust__tb_leave(t, level);
+	return ts;
+}
+
+#endif /* UST_LIBUST_THREADBUF_H */

@@ -1,0 +1,30 @@
+#!/bin/sh
+# Per-thread buffers, read back: 4 threads x 20 000 records, one stream
+# file per thread named after it, the thread id in every packet, each
+# record's payload tid equal to its packet's; `ust view` prints exactly
+# what babeltrace2 prints, and reads the packet's tid as the records'
+# (ust view --tid).
+. "$top_srcdir/tests/threads/lib.sh"
+
+UST_BUFFERS=per-thread "$UST" record -o "$WORK/t" -- "$APP" -t 4 -n 20000 -s \
+	>"$WORK/out" 2>"$WORK/err" || fail "ust record: $(cat "$WORK/err")"
+grep -q "80000 events written, 0 lost" "$WORK/err" || fail "summary: $(cat "$WORK/err")"
+$CHECK "$WORK/t" --traces 1 --complete 4 20000 --streams 4
+trace=$(ls -d "$WORK"/t/*)
+# The metadata declares the thread's id in the packet context, no vtid in records.
+grep -q 'packet.context := struct packet_context_thread;' "$trace/metadata" ||
+	fail "no per-thread packet context in the metadata"
+grep -q '_vtid' "$trace/metadata" && fail "records carry a _vtid by default"
+same_as_babeltrace "$trace"
+# ust view --tid keeps one thread's records: 20000 of the 80000.
+tid=$(ls "$trace" | sed -n 's/^ust_tid\([0-9]*\)$/\1/p' | head -n 1)
+n=$("$UST" view --tid "$tid" "$trace" | wc -l)
+[ "$n" = 20000 ] || fail "ust view --tid $tid: $n records, want 20000"
+# Records are 4 (header) + 12 (payload) bytes, or + the string: no context.
+ticks=$((4 * 20000 * 7 / 8))
+texts=$((4 * 20000 / 8))
+bytes=$(cat "$trace"/ust_tid* | wc -c)
+packets=$(( (bytes - ticks * 16 - texts * (16 + 15)) / 84 ))
+[ $((packets * 84 + ticks * 16 + texts * 31)) = "$bytes" ] ||
+	fail "stream bytes $bytes are not packets of 16-byte ticks and 31-byte texts"
+echo ok
