@@ -76,7 +76,7 @@ static const struct poptOption export_options[] = {
 	POPT_TABLEEND
 };
 
-static void export_help(FILE *out)
+void cli_export_help(FILE *out)
 {
 	cli_trace_help(out, "ust export", export_options,
 		       "--format=chrome|folded|csv [OPTION...] DIR...", NULL);
@@ -155,7 +155,7 @@ static int export_parse(int argc, const char **argv, struct export_args *a,
 		char *arg = poptGetOptArg(ctx);
 
 		if (rc == OPT_HELP) {
-			export_help(stdout);
+			cli_export_help(stdout);
 			return 1;
 		}
 		if (rc == OPT_OUTPUT) {
@@ -331,7 +331,7 @@ static int export_size_check(struct export_args *a)
 	return 0;
 }
 
-static int export_run(int argc, const char **argv)
+int cli_export_run(int argc, const char **argv)
 {
 	struct export_args a = { 0 };
 	poptContext ctx;
@@ -367,10 +367,3 @@ done:
 		return UST_EXIT_USAGE;
 	return ret < 0 ? UST_EXIT_FAILURE : 0;
 }
-
-const struct cli_command cli_export_command = {
-	.name = "export",
-	.summary = "convert traces to chrome JSON, flame graph stacks or csv",
-	.run = export_run,
-	.help = export_help,
-};

@@ -197,7 +197,7 @@ struct record_opts {
 	struct record_relay relay;	/* --relayd, --live, --session */
 };
 
-static void record_help(FILE *out)
+void cli_record_help(FILE *out)
 {
 	const char *argv[] = { "ust record", NULL };
 	poptContext ctx;
@@ -807,14 +807,14 @@ out:
 	return ret;
 }
 
-static int record_run(int argc, const char **argv)
+int cli_record_run(int argc, const char **argv)
 {
 	struct record_opts o = { 0 };
 	int ret;
 
 	switch (record_parse(argc, argv, &o)) {
 	case PARSE_HELP:
-		record_help(stdout);
+		cli_record_help(stdout);
 		ret = 0;
 		break;
 	case PARSE_ERROR:
@@ -827,10 +827,3 @@ static int record_run(int argc, const char **argv)
 	record_opts_release(&o);
 	return ret;
 }
-
-const struct cli_command cli_record_command = {
-	.name = "record",
-	.summary = "run a program with tracing on and collect its traces",
-	.run = record_run,
-	.help = record_help,
-};

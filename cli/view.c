@@ -53,7 +53,7 @@ static const struct poptOption view_options[] = {
 };
 
 
-static void view_help(FILE *out)
+void cli_view_help(FILE *out)
 {
 	cli_trace_help(out, "ust view", view_options, "[OPTION...] DIR...", NULL);
 }
@@ -317,7 +317,7 @@ static int view_parse(int argc, const char **argv, struct view_opts *o,
 
 		switch (rc) {
 		case OPT_HELP:
-			view_help(stdout);
+			cli_view_help(stdout);
 			free((void *)arg);
 			return 1;
 		case OPT_BEGIN: o->begin_s = arg; break;
@@ -355,7 +355,7 @@ static int view_parse(int argc, const char **argv, struct view_opts *o,
 	return 0;
 }
 
-static int view_run(int argc, const char **argv)
+int cli_view_run(int argc, const char **argv)
 {
 	struct view_opts o = { .end = INT64_MAX, .begin = INT64_MIN, .tid = -1, .pid = -1,
 			       .last = INT64_MIN };
@@ -403,10 +403,3 @@ out:
 	poptFreeContext(ctx);
 	return ret;
 }
-
-const struct cli_command cli_view_command = {
-	.name = "view",
-	.summary = "print the events of traces, merged by time",
-	.run = view_run,
-	.help = view_help,
-};
