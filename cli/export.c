@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "command.h"
 #include "common/parse.h"
 #include "analysis/pass.h"
 
@@ -188,7 +189,7 @@ static int export_parse(int argc, const char **argv, struct export_args *a,
 		free(arg);
 	}
 	if (rc < -1) {
-		cli_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(rc));
+		cli_bad_option(ctx, rc);
 		return -1;
 	}
 	if (!a->format) {
@@ -199,12 +200,8 @@ static int export_parse(int argc, const char **argv, struct export_args *a,
 		cli_error("--min-duration applies to chrome and folded, not csv");
 		return -1;
 	}
-	a->dirs = poptGetArgs(ctx);
-	if (!a->dirs || !*a->dirs) {
-		cli_error("no trace directory given (see 'ust export --help')");
-		return -1;
-	}
-	return 0;
+	a->dirs = cli_trace_dirs(ctx);
+	return a->dirs ? 0 : -1;
 }
 
 static size_t dirs_count(const char **dirs)

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "command.h"
 #include "reader/reader.h"
 #include "view.h"
 
@@ -344,15 +345,11 @@ static int view_parse(int argc, const char **argv, struct view_opts *o,
 		}
 	}
 	if (rc < -1) {
-		cli_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(rc));
+		cli_bad_option(ctx, rc);
 		return -1;
 	}
-	*dirs = poptGetArgs(ctx);
-	if (!*dirs || !**dirs) {
-		cli_error("no trace directory given (see 'ust view --help')");
-		return -1;
-	}
-	return 0;
+	*dirs = cli_trace_dirs(ctx);
+	return *dirs ? 0 : -1;
 }
 
 int cli_view_run(int argc, const char **argv)
