@@ -124,16 +124,9 @@ static void block_print(void *a, struct report_ctx *c, FILE *out)
 	free(pv);
 }
 
-static void *block_create(struct report_ctx *c)
-{
-	return kmodel_want(c, KM_BLOCK);
-}
-
 const struct analysis analysis_block = {
 	.name = "block",
 	.help = "block I/O per device and per process: requests, bytes, latency (kernel)",
-	.create = block_create,
-	.classify = report_no_class,
+	.kernel_parts = KM_BLOCK,
 	.print = block_print,
-	.destroy = report_keep,
 };

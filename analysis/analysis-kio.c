@@ -245,42 +245,16 @@ static void net_print(void *a, struct report_ctx *c, FILE *out)
 	free(pv);
 }
 
-/* The sections print the model; they need no state of their own. */
-static void *io_create(struct report_ctx *c)
-{
-	return kmodel_want(c, KM_IO);
-}
-
-static void *net_create(struct report_ctx *c)
-{
-	return kmodel_want(c, KM_NET);
-}
-
-int report_no_class(void *a, const struct rd_trace *t,
-		    const struct rd_event_class *ec, bool *fields)
-{
-	return !report_every_class(a, t, ec, fields);	/* which wants every one */
-}
-
-void report_keep(void *a)
-{
-	(void)a;	/* the model's: analysis_kmodel frees it */
-}
-
 const struct analysis analysis_io = {
 	.name = "io",
 	.help = "file I/O per process and per file: bytes, operations, latency (kernel)",
-	.create = io_create,
-	.classify = report_no_class,
+	.kernel_parts = KM_IO,
 	.print = io_print,
-	.destroy = report_keep,
 };
 
 const struct analysis analysis_net = {
 	.name = "net",
 	.help = "network bytes and packets per interface, socket bytes per process (kernel)",
-	.create = net_create,
-	.classify = report_no_class,
+	.kernel_parts = KM_NET,
 	.print = net_print,
-	.destroy = report_keep,
 };

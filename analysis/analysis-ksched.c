@@ -119,18 +119,11 @@ static void sched_print(void *a, struct report_ctx *c, FILE *out)
 			m->worst[i].tid, comm_of(c, m->worst[i].tid));
 }
 
-static void *sched_create(struct report_ctx *c)
-{
-	return kmodel_want(c, KM_SCHED);
-}
-
 const struct analysis analysis_sched = {
 	.name = "sched",
 	.help = "scheduling latency, wakeup to running: per process, worst cases (kernel)",
-	.create = sched_create,
-	.classify = report_no_class,
+	.kernel_parts = KM_SCHED,
 	.print = sched_print,
-	.destroy = report_keep,
 };
 
 /* ---- --irq ---- */
@@ -201,18 +194,11 @@ static void irq_print(void *a, struct report_ctx *c, FILE *out)
 	free(v);
 }
 
-static void *irq_create(struct report_ctx *c)
-{
-	return kmodel_want(c, KM_IRQ);
-}
-
 const struct analysis analysis_irq = {
 	.name = "irq",
 	.help = "hard IRQ and softirq counts and durations (kernel)",
-	.create = irq_create,
-	.classify = report_no_class,
+	.kernel_parts = KM_IRQ,
 	.print = irq_print,
-	.destroy = report_keep,
 };
 
 /* ---- --memory ---- */
@@ -298,16 +284,9 @@ static void memory_print(void *a, struct report_ctx *c, FILE *out)
 	free(pv);
 }
 
-static void *memory_create(struct report_ctx *c)
-{
-	return kmodel_want(c, KM_MEMORY);
-}
-
 const struct analysis analysis_memory = {
 	.name = "memory",
 	.help = "page allocations and frees, page faults, per process and over time (kernel)",
-	.create = memory_create,
-	.classify = report_no_class,
+	.kernel_parts = KM_MEMORY,
 	.print = memory_print,
-	.destroy = report_keep,
 };

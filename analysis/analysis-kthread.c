@@ -160,18 +160,11 @@ static void thread_print(void *a, struct report_ctx *c, FILE *out)
 		longest_blocks(m, c, out);
 }
 
-static void *thread_create(struct report_ctx *c)
-{
-	return kmodel_want(c, KM_THREAD);
-}
-
 const struct analysis analysis_thread = {
 	.name = "thread",
 	.help = NULL,		/* --thread TID: an option with an argument (report.c) */
-	.create = thread_create,
-	.classify = report_no_class,
+	.kernel_parts = KM_THREAD,
 	.print = thread_print,
-	.destroy = report_keep,
 };
 
 /* ---- --between ---- */
@@ -284,16 +277,9 @@ static void between_print(void *a, struct report_ctx *c, FILE *out)
 	u64map_free_all(&sum.calls);
 }
 
-static void *between_create(struct report_ctx *c)
-{
-	return kmodel_want(c, KM_BETWEEN);
-}
-
 const struct analysis analysis_between = {
 	.name = "between",
 	.help = NULL,		/* --between A B: two arguments (report.c) */
-	.create = between_create,
-	.classify = report_no_class,
+	.kernel_parts = KM_BETWEEN,
 	.print = between_print,
-	.destroy = report_keep,
 };

@@ -61,6 +61,13 @@ struct analysis {
 	const char *help;
 	bool by_default;		/* on when no section is picked */
 	bool sees_all;			/* gets the events outside --begin/--end */
+	/*
+	 * A kernel section: the parts of the kernel model (kmodel.h, KM_*)
+	 * it prints.  Its state is the model, which analysis_kmodel
+	 * computes and frees: it has no create(), classify(), event() or
+	 * destroy().
+	 */
+	unsigned int kernel_parts;
 	void *(*create)(struct report_ctx *c);
 	/*
 	 * Once per event class of trace `t`: a tag > 0 to get its events,

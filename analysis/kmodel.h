@@ -206,7 +206,7 @@ struct kmodel {
 
 /* The model of report `c` (NULL until analysis_kmodel is created). */
 struct kmodel *kmodel_of(struct report_ctx *c);
-/* Ask the model to compute `parts`; from a section's create(). */
+/* Ask the model to compute `parts` (a section's kernel_parts). */
 struct kmodel *kmodel_want(struct report_ctx *c, unsigned int parts);
 
 struct km_proc *kmodel_proc(struct kmodel *m, int64_t pid);
@@ -226,11 +226,6 @@ bool kmodel_heading(const struct kmodel *m, const struct report_ctx *c, const ch
 
 /* CSV: a field quoted when it needs to be. */
 void report_csv_str(FILE *out, const char *s);
-/* The sections' classify(): no class (they read the model). */
-int report_no_class(void *a, const struct rd_trace *t,
-		    const struct rd_event_class *ec, bool *fields);
-/* The sections' destroy(): the model is analysis_kmodel's to free. */
-void report_keep(void *a);
 
 extern const struct analysis analysis_kmodel;
 extern const struct analysis analysis_io;

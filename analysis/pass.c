@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "kmodel.h"
 #include "pass.h"
 #include "tasks.h"
 
@@ -32,7 +33,9 @@ int pass_open(struct pass *p, const char *const *dirs, size_t n)
 	if (rd_reader_open(&p->c.reader, dirs, n, p->error, sizeof(p->error)))
 		return -1;
 	for (i = 0; i < p->nr; i++)
-		p->state[i] = p->list[i]->create(&p->c);
+		p->state[i] = p->list[i]->kernel_parts ?
+			kmodel_want(&p->c, p->list[i]->kernel_parts) :
+			p->list[i]->create(&p->c);
 	return 0;
 }
 
@@ -49,6 +52,8 @@ static struct class_slot *classify(struct pass *p, const struct rd_msg *m)
 		for (i = 0; i < p->nr; i++) {
 			bool fields = false;
 
+			if (p->list[i]->kernel_parts)
+				continue;	/* tag 0: it reads the model */
 			s->tags[i] = p->list[i]->classify(p->state[i],
 				rd_stream_trace(m->stream), m->ec, &fields);
 			s->fields |= s->tags[i] && fields;
@@ -161,7 +166,7 @@ void pass_close(struct pass *p)
 
 	u64map_free_all(&p->classes);
 	for (i = 0; i < p->nr; i++) {
-		if (p->state[i])
+		if (p->state[i] && !p->list[i]->kernel_parts)
 			p->list[i]->destroy(p->state[i]);
 	}
 	rd_reader_close(p->c.reader);

@@ -719,6 +719,12 @@ ratio() {
 	echo "$1 $2" | awk '{ if ($1 + 0 > 0 && $2 + 0 > 0) printf "%.2f\n", $2 / $1; else print "-" }'
 }
 
+# row_head: the head of a table of row lines.
+row_head() {
+	echo "| measurement | ust | LTTng-UST | LTTng/ust |"
+	echo "|---|---:|---:|---:|"
+}
+
 # row LABEL UST-NAME LTTNG-NAME: medians, ranges and LTTng/ust.
 row() {
 	u=$(median "$2")
@@ -774,8 +780,7 @@ TABLE=$WORK/table.md
 	echo "default channel (no context); \"tid\": ust's default (the thread id) against LTTng"
 	echo "with \`add-context -t vtid\`. Flight-recorder mode on both sides."
 	echo
-	echo "| measurement | ust | LTTng-UST | LTTng/ust |"
-	echo "|---|---:|---:|---:|"
+	row_head
 	row "1. disabled call (tracing off)" ust.disabled lttng.disabled
 	row "2. enabled, one 4-byte int, none" ust.int lttng.int
 	row "2b. enabled, one 4-byte int, tid / vtid" ust.int_tid lttng.int_tid
@@ -787,8 +792,7 @@ TABLE=$WORK/table.md
 	echo "**2. Bytes on disk per 4-byte event** ($N_BYTES events, discard mode, none lost;"
 	echo "trace directory size / events read by babeltrace2)."
 	echo
-	echo "| measurement | ust | LTTng-UST | LTTng/ust |"
-	echo "|---|---:|---:|---:|"
+	row_head
 	row "3. none (LTTng default channel)" ust.bytes lttng.bytes
 	row "3b. tid / vtid" ust.bytes_tid lttng.bytes_tid
 	row "3c. all five contexts (table 6)" ust.bytes_all lttng.bytes_all
@@ -853,8 +857,7 @@ TABLE=$WORK/table.md
 	echo "tracing off / no session), enabled ($N_TRACEF events, flight-recorder mode, no"
 	echo "context), and the formatting alone (snprintf into a stack buffer, no tracer): $(median plain.tracef)$(range plain.tracef) ns."
 	echo
-	echo "| measurement | ust | LTTng-UST | LTTng/ust |"
-	echo "|---|---:|---:|---:|"
+	row_head
 	row "disabled" ust.tracef_off lttng.tracef_off
 	row "enabled" ust.tracef lttng.tracef
 	echo

@@ -1,6 +1,6 @@
 /*
- * cli.h - what the `ust` subcommands share: the command table entry and
- * the one error format.
+ * cli.h - what the `ust` subcommands share: their entry points and the
+ * one error format.
  *
  * SPDX-License-Identifier: GPL-2.0-only
  *
@@ -18,25 +18,20 @@
 #define UST_EXIT_FAILURE	1	/* the command could not do its job */
 #define UST_EXIT_USAGE		2	/* bad command line */
 
-struct cli_command {
-	const char *name;	/* as typed after `ust` */
-	const char *summary;	/* one line for `ust --help` */
-	/*
-	 * Runs the command; argv[0] is the command name and argv[argc] is
-	 * NULL.  Returns the exit status of `ust`.
-	 */
-	int (*run)(int argc, const char **argv);
-	/* Writes the full help, for `ust CMD --help` and `ust help CMD`. */
-	void (*help)(FILE *out);
-};
+/*
+ * The subcommands, one file each (the table of ust.c names them).
+ * cli_CMD_run() runs `ust CMD`: argv[0] is the command name and
+ * argv[argc] is NULL; it returns the exit status of `ust`.
+ * cli_CMD_help() writes the full help, for `ust CMD --help` and
+ * `ust help CMD`.
+ */
+typedef int cli_run_fn(int argc, const char **argv);
+typedef void cli_help_fn(FILE *out);
 
-extern const struct cli_command cli_record_command;
-extern const struct cli_command cli_view_command;
-extern const struct cli_command cli_report_command;
-extern const struct cli_command cli_export_command;
-extern const struct cli_command cli_list_command;
-extern const struct cli_command cli_ctl_command;
-extern const struct cli_command cli_snapshot_command;
+cli_run_fn cli_record_run, cli_view_run, cli_report_run, cli_export_run,
+	cli_list_run, cli_ctl_run, cli_snapshot_run;
+cli_help_fn cli_record_help, cli_view_help, cli_report_help, cli_export_help,
+	cli_list_help, cli_ctl_help, cli_snapshot_help;
 
 struct poptOption;
 /*

@@ -54,7 +54,7 @@ static const struct poptOption ctl_options[] = {
 	POPT_TABLEEND
 };
 
-static void ctl_help(FILE *out)
+void cli_ctl_help(FILE *out)
 {
 	cli_print_help(out, "ust ctl", ctl_options,
 		       "PID enable|disable|unfilter PATTERN | PID filter PATTERN EXPR | PID stop|start",
@@ -138,7 +138,7 @@ static int ctl_parse(int argc, const char **argv, struct ctl_args *a)
 	int rc, ret;
 
 	while ((rc = poptGetNextOpt(ctx)) > 0) {
-		ctl_help(stdout);
+		cli_ctl_help(stdout);
 		poptFreeContext(ctx);
 		return 1;
 	}
@@ -276,7 +276,7 @@ static int ctl_locked(struct ctl_process *p, const struct ctl_args *a)
 	return 0;
 }
 
-static int ctl_run(int argc, const char **argv)
+int cli_ctl_run(int argc, const char **argv)
 {
 	struct ctl_args a = { 0 };
 	struct ctl_process p;
@@ -298,10 +298,3 @@ static int ctl_run(int argc, const char **argv)
 	free(a.expr);
 	return ret;
 }
-
-const struct cli_command cli_ctl_command = {
-	.name = "ctl",
-	.summary = "enable or disable events of a running process, stop or start it",
-	.run = ctl_run,
-	.help = ctl_help,
-};

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "command.h"
 #include "common/parse.h"
 #include "analysis/pass.h"
 
@@ -76,7 +77,7 @@ static const struct poptOption export_options[] = {
 	POPT_TABLEEND
 };
 
-static void export_help(FILE *out)
+void cli_export_help(FILE *out)
 {
 	cli_trace_help(out, "ust export", export_options,
 		       "--format=chrome|folded|csv [OPTION...] DIR...", NULL);
@@ -155,7 +156,7 @@ static int export_parse(int argc, const char **argv, struct export_args *a,
 		char *arg = poptGetOptArg(ctx);
 
 		if (rc == OPT_HELP) {
-			export_help(stdout);
+			cli_export_help(stdout);
 			return 1;
 		}
 		if (rc == OPT_OUTPUT) {
@@ -188,7 +189,7 @@ static int export_parse(int argc, const char **argv, struct export_args *a,
 		free(arg);
 	}
 	if (rc < -1) {
-		cli_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(rc));
+		cli_bad_option(ctx, rc);
 		return -1;
 	}
 	if (!a->format) {
@@ -199,12 +200,8 @@ static int export_parse(int argc, const char **argv, struct export_args *a,
 		cli_error("--min-duration applies to chrome and folded, not csv");
 		return -1;
 	}
-	a->dirs = poptGetArgs(ctx);
-	if (!a->dirs || !*a->dirs) {
-		cli_error("no trace directory given (see 'ust export --help')");
-		return -1;
-	}
-	return 0;
+	a->dirs = cli_trace_dirs(ctx);
+	return a->dirs ? 0 : -1;
 }
 
 static size_t dirs_count(const char **dirs)
@@ -331,7 +328,7 @@ static int export_size_check(struct export_args *a)
 	return 0;
 }
 
-static int export_run(int argc, const char **argv)
+int cli_export_run(int argc, const char **argv)
 {
 	struct export_args a = { 0 };
 	poptContext ctx;
@@ -367,10 +364,3 @@ done:
 		return UST_EXIT_USAGE;
 	return ret < 0 ? UST_EXIT_FAILURE : 0;
 }
-
-const struct cli_command cli_export_command = {
-	.name = "export",
-	.summary = "convert traces to chrome JSON, flame graph stacks or csv",
-	.run = export_run,
-	.help = export_help,
-};

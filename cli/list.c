@@ -33,7 +33,7 @@ static const struct poptOption list_options[] = {
 	POPT_TABLEEND
 };
 
-static void list_help(FILE *out)
+void cli_list_help(FILE *out)
 {
 	cli_print_help(out, "ust list", list_options, "PID|PROGRAM",
 		       "\nPID: the events registered in the running traced process, "
@@ -139,7 +139,7 @@ static int list_program(const char *program)
 	return 0;
 }
 
-static int list_run(int argc, const char **argv)
+int cli_list_run(int argc, const char **argv)
 {
 	poptContext ctx = poptGetContext("ust list", argc, argv, list_options,
 					 POPT_CONTEXT_POSIXMEHARDER);
@@ -148,7 +148,7 @@ static int list_run(int argc, const char **argv)
 	pid_t pid;
 
 	while ((rc = poptGetNextOpt(ctx)) > 0) {
-		list_help(stdout);
+		cli_list_help(stdout);
 		poptFreeContext(ctx);
 		return 0;
 	}
@@ -167,10 +167,3 @@ static int list_run(int argc, const char **argv)
 	poptFreeContext(ctx);
 	return ret;
 }
-
-const struct cli_command cli_list_command = {
-	.name = "list",
-	.summary = "list the events of a running process or of a program",
-	.run = list_run,
-	.help = list_help,
-};

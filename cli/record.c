@@ -28,6 +28,7 @@
 #include "common/context.h"
 #include "common/parse.h"
 #include "cli.h"
+#include "command.h"
 #include "kernel.h"
 #include "outdir.h"
 #include "record-relay.h"
@@ -197,16 +198,9 @@ struct record_opts {
 	struct record_relay relay;	/* --relayd, --live, --session */
 };
 
-static void record_help(FILE *out)
+void cli_record_help(FILE *out)
 {
-	const char *argv[] = { "ust record", NULL };
-	poptContext ctx;
-
-	ctx = poptGetContext("ust", 1, argv, record_options, 0);
-	poptSetOtherOptionHelp(ctx, RECORD_USAGE);
-	poptPrintHelp(ctx, out, 0);
-	poptFreeContext(ctx);
-	fputs("\n"
+	cli_print_help(out, "ust record", record_options, RECORD_USAGE, "\n"
 "Run CMD with tracing on, wait for it and for the consumers that write its\n"
 "trace, then print what was written.  Each traced process writes a CTF trace\n"
 "DIR/<process>-<pid>-<date>-<time>; read them with 'babeltrace2 DIR'.\n"
@@ -232,7 +226,7 @@ static void record_help(FILE *out)
 "Exit status: CMD's; 128+N when CMD was killed by signal N; 126 or 127 when\n"
 "CMD cannot be run; 1 when the output directory is not writable, or when CMD\n"
 "exited 0 but its tracing failed (see the error lines); 2 for a bad command\n"
-"line.\n", out);
+"line.\n");
 }
 
 static int check_subbuf_size(const char *arg, uint64_t *out)
@@ -294,13 +288,7 @@ static int check_output(struct record_opts *o, const char *arg)
 		cli_error("invalid --output '': empty path");
 		return -1;
 	}
-	free(o->output);
-	o->output = strdup(arg);
-	if (!o->output) {
-		cli_error("out of memory");
-		return -1;
-	}
-	return 0;
+	return cli_keep_copy(&o->output, arg);
 }
 
 /*
@@ -332,13 +320,7 @@ static int check_context(struct record_opts *o, const char *arg)
 			  UST_CONTEXT_NAMES_HELP ")", arg, why);
 		return -1;
 	}
-	free(o->context);
-	o->context = strdup(arg);
-	if (!o->context) {
-		cli_error("out of memory");
-		return -1;
-	}
-	return 0;
+	return cli_keep_copy(&o->context, arg);
 }
 
 /* --kernel[=LIST]; the tracepoints are checked by ust-kerneld. */
@@ -353,12 +335,7 @@ static int check_kernel(struct record_opts *o, const char *arg)
 		cli_error("invalid --kernel '%s': an empty list", arg);
 		return -1;
 	}
-	o->kernel_list = strdup(arg);
-	if (!o->kernel_list) {
-		cli_error("out of memory");
-		return -1;
-	}
-	return 0;
+	return cli_keep_copy(&o->kernel_list, arg);
 }
 
 /* --buffers=KIND. */
@@ -496,8 +473,7 @@ static enum parse_result record_parse(int argc, const char **argv,
 		free(arg);
 	}
 	if (res == PARSE_OK && rc < -1) {
-		cli_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS),
-			  poptStrerror(rc));
+		cli_bad_option(ctx, rc);
 		res = PARSE_ERROR;
 	}
 	if (res == PARSE_OK && take_cmd(o, poptGetArgs(ctx)))
@@ -807,14 +783,14 @@ out:
 	return ret;
 }
 
-static int record_run(int argc, const char **argv)
+int cli_record_run(int argc, const char **argv)
 {
 	struct record_opts o = { 0 };
 	int ret;
 
 	switch (record_parse(argc, argv, &o)) {
 	case PARSE_HELP:
-		record_help(stdout);
+		cli_record_help(stdout);
 		ret = 0;
 		break;
 	case PARSE_ERROR:
@@ -827,10 +803,3 @@ static int record_run(int argc, const char **argv)
 	record_opts_release(&o);
 	return ret;
 }
-
-const struct cli_command cli_record_command = {
-	.name = "record",
-	.summary = "run a program with tracing on and collect its traces",
-	.run = record_run,
-	.help = record_help,
-};

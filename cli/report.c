@@ -67,7 +67,7 @@ static void build_options(void)
 		NULL, OPT_HELP, "show this help", NULL };
 }
 
-static void report_help(FILE *out)
+void cli_report_help(FILE *out)
 {
 	build_options();
 	cli_trace_help(out, "ust report", report_options, "[OPTION...] DIR...",
@@ -157,7 +157,7 @@ static int report_parse(int argc, const char **argv, struct pass *p,
 
 		free((void *)arg);
 		if (rc == OPT_HELP) {
-			report_help(stdout);
+			cli_report_help(stdout);
 			return 1;
 		}
 		if (bad)
@@ -180,7 +180,7 @@ static int report_parse(int argc, const char **argv, struct pass *p,
 	return *dirs ? 0 : -1;
 }
 
-static int report_run(int argc, const char **argv_in)
+int cli_report_run(int argc, const char **argv_in)
 {
 	struct pass p = { .c = { .top = 10, .out = stdout, .thread_tid = -1 } };
 	const char **dirs, **argv;
@@ -226,11 +226,3 @@ static int report_run(int argc, const char **argv_in)
 	free(argv);
 	return ret < 0 ? UST_EXIT_FAILURE : 0;
 }
-
-const struct cli_command cli_report_command = {
-	.name = "report",
-	.summary = "event counts, losses, threads, CPU, syscalls, I/O, network, block, "
-		   "scheduling, IRQs, memory, functions",
-	.run = report_run,
-	.help = report_help,
-};

@@ -57,7 +57,7 @@ static struct poptOption *snapshot_table(struct snapshot_opts *o)
 	return table;
 }
 
-static void snapshot_help(FILE *out)
+void cli_snapshot_help(FILE *out)
 {
 	struct snapshot_opts o = { 0 };
 
@@ -200,7 +200,7 @@ static int snapshot_take(pid_t pid, const struct snapshot_opts *o, const char *o
 	return ret;
 }
 
-static int snapshot_run(int argc, const char **argv)
+int cli_snapshot_run(int argc, const char **argv)
 {
 	struct snapshot_opts o = { .timeout = SNAPSHOT_TIMEOUT_S };
 	poptContext ctx = poptGetContext("ust snapshot", argc, argv,
@@ -216,7 +216,7 @@ static int snapshot_run(int argc, const char **argv)
 	}
 	arg = poptGetArg(ctx);
 	if (rc == 'h') {
-		snapshot_help(stdout);
+		cli_snapshot_help(stdout);
 		ret = 0;
 	} else if (rc < -1)
 		cli_bad_option(ctx, rc);
@@ -237,10 +237,3 @@ static int snapshot_run(int argc, const char **argv)
 	free(o.reason);
 	return ret;
 }
-
-const struct cli_command cli_snapshot_command = {
-	.name = "snapshot",
-	.summary = "write a snapshot of a flight-recorder process's buffers",
-	.run = snapshot_run,
-	.help = snapshot_help,
-};

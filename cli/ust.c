@@ -11,14 +11,30 @@
 #include "cli.h"
 #include "command.h"
 
-static const struct cli_command *const commands[] = {
-	&cli_record_command,
-	&cli_view_command,
-	&cli_report_command,
-	&cli_export_command,
-	&cli_list_command,
-	&cli_ctl_command,
-	&cli_snapshot_command,
+/* A subcommand, as `ust --help` lists it (cli.h declares the functions). */
+struct cli_command {
+	const char *name;	/* as typed after `ust` */
+	const char *summary;	/* one line for `ust --help` */
+	cli_run_fn *run;
+	cli_help_fn *help;
+};
+
+static const struct cli_command commands[] = {
+	{ "record", "run a program with tracing on and collect its traces",
+	  cli_record_run, cli_record_help },
+	{ "view", "print the events of traces, merged by time",
+	  cli_view_run, cli_view_help },
+	{ "report", "event counts, losses, threads, CPU, syscalls, I/O, network, "
+		    "block, scheduling, IRQs, memory, functions",
+	  cli_report_run, cli_report_help },
+	{ "export", "convert traces to chrome JSON, flame graph stacks or csv",
+	  cli_export_run, cli_export_help },
+	{ "list", "list the events of a running process or of a program",
+	  cli_list_run, cli_list_help },
+	{ "ctl", "enable or disable events of a running process, stop or start it",
+	  cli_ctl_run, cli_ctl_help },
+	{ "snapshot", "write a snapshot of a flight-recorder process's buffers",
+	  cli_snapshot_run, cli_snapshot_help },
 };
 
 #define NR_COMMANDS	(sizeof(commands) / sizeof(commands[0]))
@@ -40,8 +56,8 @@ static const struct cli_command *find_command(const char *name)
 	size_t i;
 
 	for (i = 0; i < NR_COMMANDS; i++) {
-		if (!strcmp(commands[i]->name, name))
-			return commands[i];
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
 	}
 	return NULL;
 }
@@ -53,8 +69,8 @@ static void print_help(poptContext ctx, FILE *out)
 	poptPrintHelp(ctx, out, 0);
 	fputs("\nCommands:\n", out);
 	for (i = 0; i < NR_COMMANDS; i++)
-		fprintf(out, "  %-10s %s\n", commands[i]->name,
-			commands[i]->summary);
+		fprintf(out, "  %-10s %s\n", commands[i].name,
+			commands[i].summary);
 	fputs("\nSee 'ust help COMMAND' for the options of a command.\n", out);
 }
 

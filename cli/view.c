@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "cli.h"
+#include "command.h"
 #include "reader/reader.h"
 #include "view.h"
 
@@ -53,7 +54,7 @@ static const struct poptOption view_options[] = {
 };
 
 
-static void view_help(FILE *out)
+void cli_view_help(FILE *out)
 {
 	cli_trace_help(out, "ust view", view_options, "[OPTION...] DIR...", NULL);
 }
@@ -317,7 +318,7 @@ static int view_parse(int argc, const char **argv, struct view_opts *o,
 
 		switch (rc) {
 		case OPT_HELP:
-			view_help(stdout);
+			cli_view_help(stdout);
 			free((void *)arg);
 			return 1;
 		case OPT_BEGIN: o->begin_s = arg; break;
@@ -344,18 +345,14 @@ static int view_parse(int argc, const char **argv, struct view_opts *o,
 		}
 	}
 	if (rc < -1) {
-		cli_error("%s: %s", poptBadOption(ctx, POPT_BADOPTION_NOALIAS), poptStrerror(rc));
+		cli_bad_option(ctx, rc);
 		return -1;
 	}
-	*dirs = poptGetArgs(ctx);
-	if (!*dirs || !**dirs) {
-		cli_error("no trace directory given (see 'ust view --help')");
-		return -1;
-	}
-	return 0;
+	*dirs = cli_trace_dirs(ctx);
+	return *dirs ? 0 : -1;
 }
 
-static int view_run(int argc, const char **argv)
+int cli_view_run(int argc, const char **argv)
 {
 	struct view_opts o = { .end = INT64_MAX, .begin = INT64_MIN, .tid = -1, .pid = -1,
 			       .last = INT64_MIN };
@@ -403,10 +400,3 @@ out:
 	poptFreeContext(ctx);
 	return ret;
 }
-
-const struct cli_command cli_view_command = {
-	.name = "view",
-	.summary = "print the events of traces, merged by time",
-	.run = view_run,
-	.help = view_help,
-};

@@ -69,6 +69,14 @@ static char *walk_strdup(struct walk *w, const char *s)
 	return copy;
 }
 
+/* Whether a new entry was made: when not (NULL), the walk is out of memory. */
+static bool walk_added(struct walk *w, const void *entry)
+{
+	if (!entry)
+		w->oom = true;
+	return entry != NULL;
+}
+
 /*
  * Value of an attribute in no namespace, as a malloc'ed string (libxml2
  * allocates with its own allocator).  NULL when absent or out of memory.
@@ -390,19 +398,20 @@ static void parse_struct(struct walk *w, xmlNodePtr node, struct tp_type *type)
 
 /*
  * A named element holding exactly one type (<field name=...>,
- * <typedef name=...>, <option label=...>): the attribute `attr` into
- * *name, then the type.  `kind` names the element in messages.
+ * <typedef name=...>, <option label=...>): its line into *line, the
+ * attribute `attr` into *name, then the type.  `kind` names the element in messages.
  */
 static void parse_named_type(struct walk *w, xmlNodePtr node, const char *kind,
-			     const char *attr, int line, char **name,
+			     const char *attr, int *line, char **name,
 			     struct tp_type **type)
 {
 	char *what;
 
+	*line = (int)node_line(node);
 	*name = get_attr(w, node, attr);
 	if (!*name) {
 		if (!w->oom)
-			tp_error(w->diag, line, "%s without a %s", kind, attr);
+			tp_error(w->diag, *line, "%s without a %s", kind, attr);
 		return;
 	}
 	if (asprintf(&what, "%s '%s'", kind, *name) < 0) {
@@ -417,13 +426,10 @@ static void parse_option(struct walk *w, xmlNodePtr node, struct tp_type *varian
 {
 	struct tp_option *option = tp_variant_add_option(variant);
 
-	if (!option) {
-		w->oom = true;
+	if (!walk_added(w, option))
 		return;
-	}
-	option->line = (int)node_line(node);
-	parse_named_type(w, node, "option", "label", option->line,
-			 &option->label, &option->type);
+	parse_named_type(w, node, "option", "label", &option->line, &option->label,
+			 &option->type);
 }
 
 static void parse_variant(struct walk *w, xmlNodePtr node, struct tp_type *type)
@@ -489,10 +495,8 @@ static struct tp_type *parse_type(struct walk *w, xmlNodePtr node)
 		return NULL;
 	}
 	type = tp_type_new(tp->kind, (int)node_line(node));
-	if (!type) {
-		w->oom = true;
+	if (!walk_added(w, type))
 		return NULL;
-	}
 	if (tp->kind != TP_TYPE_INT &&
 	    xmlHasNsProp(node, (const xmlChar *)"byte_order", NULL))
 		tp_error(w->diag, node_line(node),
@@ -507,12 +511,9 @@ static void parse_field(struct walk *w, xmlNodePtr node,
 {
 	struct tp_field *field = tp_field_list_add(fields);
 
-	if (!field) {
-		w->oom = true;
+	if (!walk_added(w, field))
 		return;
-	}
-	field->line = (int)node_line(node);
-	parse_named_type(w, node, "field", "name", field->line, &field->name,
+	parse_named_type(w, node, "field", "name", &field->line, &field->name,
 			 &field->type);
 }
 
@@ -553,10 +554,8 @@ static void parse_label(struct walk *w, xmlNodePtr node, struct tp_enum *en)
 	struct tp_label *label = tp_enum_add_label(en);
 	char *value;
 
-	if (!label) {
-		w->oom = true;
+	if (!walk_added(w, label))
 		return;
-	}
 	label->line = (int)node_line(node);
 	label->name = get_attr(w, node, "name");
 	if (!label->name) {
@@ -582,10 +581,8 @@ static void parse_enum_decl(struct walk *w, xmlNodePtr node,
 	struct tp_enum *en = tp_facility_add_enum(fac);
 	xmlNodePtr child;
 
-	if (!en) {
-		w->oom = true;
+	if (!walk_added(w, en))
 		return;
-	}
 	en->line = (int)node_line(node);
 	en->name = get_attr(w, node, "name");
 	if (!en->name && !w->oom)
@@ -610,12 +607,9 @@ static void parse_typedef(struct walk *w, xmlNodePtr node,
 {
 	struct tp_typedef *td = tp_facility_add_typedef(fac);
 
-	if (!td) {
-		w->oom = true;
+	if (!walk_added(w, td))
 		return;
-	}
-	td->line = (int)node_line(node);
-	parse_named_type(w, node, "typedef", "name", td->line, &td->name,
+	parse_named_type(w, node, "typedef", "name", &td->line, &td->name,
 			 &td->type);
 }
 
@@ -667,10 +661,8 @@ static void parse_event(struct walk *w, xmlNodePtr node, struct tp_facility *fac
 	bool has_description = false;
 	xmlNodePtr child;
 
-	if (!event) {
-		w->oom = true;
+	if (!walk_added(w, event))
 		return;
-	}
 	event->line = (int)node_line(node);
 	event->name = get_attr(w, node, "name");
 	if (!event->name && !w->oom)
