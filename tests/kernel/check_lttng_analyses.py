@@ -103,14 +103,15 @@ def gaps(path, tids):
 
 
 def process_threads(path, pid):
-    """The threads of process `pid`: those whose events say it in their
-    pid context (a sanitizer's runtime adds threads of its own)."""
+    """The threads of process `pid`: itself and the threads it made
+    (sched_process_fork with child_pid = pid; a sanitizer's runtime adds
+    one of its own)."""
     import bt2
-    tids = set()
+    tids = {pid}
     for m in bt2.TraceCollectionMessageIterator(path + "/kernel"):
-        if type(m) is bt2._EventMessageConst and \
-                int(m.event.common_context_field["pid"]) == pid:
-            tids.add(int(m.event.common_context_field["tid"]))
+        if type(m) is bt2._EventMessageConst and m.event.name == "sched_process_fork" \
+                and int(m.event.payload_field["child_pid"]) == pid:
+            tids.add(int(m.event.payload_field["child_tid"]))
     return tids
 
 
