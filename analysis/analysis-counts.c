@@ -46,9 +46,7 @@ static int events_classify(void *a, const struct rd_trace *t,
 		if (!strcmp(e->v[i].name, ec->name))
 			return (int)i + 1;
 	}
-	e->v = realloc(e->v, (e->nr + 1) * sizeof(*e->v));
-	if (!e->v)
-		abort();
+	e->v = report_realloc(e->v, e->nr + 1, sizeof(*e->v));
 	e->v[e->nr] = (struct name_count){ ec->name, 0 };
 	return (int)++e->nr;
 }

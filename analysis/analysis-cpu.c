@@ -51,9 +51,7 @@ static int cpu_classify(void *a, const struct rd_trace *t,
 	(void)t;
 	if (strcmp(ec->name, "sched_switch"))
 		return 0;
-	u->classes = realloc(u->classes, (u->nr_classes + 1) * sizeof(*u->classes));
-	if (!u->classes)
-		abort();
+	u->classes = report_realloc(u->classes, u->nr_classes + 1, sizeof(*u->classes));
 	kstate_switch_fields_of(ec, &u->classes[u->nr_classes]);
 	*fields = true;
 	return (int)++u->nr_classes;
@@ -65,9 +63,7 @@ static void add_slice(struct cpu_usage *u, const struct slice *s)
 		return;
 	if (u->nr_slices == u->cap_slices) {
 		u->cap_slices = u->cap_slices ? 2 * u->cap_slices : 1024;
-		u->slices = realloc(u->slices, u->cap_slices * sizeof(*u->slices));
-		if (!u->slices)
-			abort();
+		u->slices = report_realloc(u->slices, u->cap_slices, sizeof(*u->slices));
 	}
 	u->slices[u->nr_slices++] = *s;
 }

@@ -50,9 +50,7 @@ static int call_index(struct syscalls *s, const char *name)
 		if (!strcmp(s->calls[i].name, name))
 			return (int)i;
 	}
-	s->calls = realloc(s->calls, (s->nr_calls + 1) * sizeof(*s->calls));
-	if (!s->calls)
-		abort();
+	s->calls = report_realloc(s->calls, s->nr_calls + 1, sizeof(*s->calls));
 	s->calls[s->nr_calls] = (struct syscall_stats){ .name = name };
 	return (int)s->nr_calls++;
 }

@@ -120,13 +120,27 @@ int report_every_class(void *a, const struct rd_trace *t,
 	return 1;
 }
 
+static void out_of_memory(void)
+{
+	fputs("ust: out of memory\n", stderr);
+	abort();
+}
+
 void *report_zalloc(size_t size)
 {
 	void *p = calloc(1, size);
 
-	if (!p) {
-		fputs("ust: out of memory\n", stderr);
-		abort();
-	}
+	if (!p)
+		out_of_memory();
+	return p;
+}
+
+void *report_realloc(void *p, size_t nmemb, size_t size)
+{
+	if (size && nmemb > SIZE_MAX / size)
+		out_of_memory();
+	p = realloc(p, nmemb * size);
+	if (!p)
+		out_of_memory();
 	return p;
 }

@@ -130,5 +130,7 @@ bool export_keep(const struct report_ctx *c, int64_t tid, int64_t begin,
 		 int64_t end, bool instant);
 /* malloc() that aborts on memory exhaustion, zeroed. */
 void *report_zalloc(size_t size);
+/* p resized to nmemb elements of `size` bytes; aborts like report_zalloc(). */
+void *report_realloc(void *p, size_t nmemb, size_t size);
 
 #endif /* UST_ANALYSIS_ANALYSIS_H */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis.h"
 #include "calltrack.h"
 #include "reader/payload.h"
 #include "symbols.h"
@@ -26,23 +27,6 @@ struct proc {
 };
 
 #define FUNC_NAME_MAX	512
-
-static void *xzalloc(size_t n)
-{
-	void *p = calloc(1, n);
-
-	if (!p)
-		abort();
-	return p;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n);
-	if (!p)
-		abort();
-	return p;
-}
 
 uint64_t calltrack_hash(const char *s)
 {
@@ -60,7 +44,7 @@ void *calltrack_per_func(void *arr, size_t *cap, size_t size, uint32_t f)
 	if (f < n)
 		return arr;
 	*cap = 2 * (size_t)f + 64;
-	arr = xrealloc(arr, *cap * size);
+	arr = report_realloc(arr, *cap, size);
 	memset((char *)arr + n * size, 0, (*cap - n) * size);
 	return arr;
 }
@@ -111,7 +95,7 @@ static struct proc *proc_of(struct calltrack *ct, const struct rd_trace *t)
 		return ct->last_proc;
 	p = u64map_get(&ct->procs, (uintptr_t)t);
 	if (!p) {
-		p = xzalloc(sizeof(*p));
+		p = report_zalloc(sizeof(*p));
 		p->syms = sym_table_new();
 		if (!p->syms)
 			abort();
@@ -128,7 +112,7 @@ static struct ct_thread *thread_of(struct calltrack *ct, struct proc *p,
 	struct ct_thread *th = u64map_get(&p->threads, (uint64_t)tid);
 
 	if (!th) {
-		th = xzalloc(sizeof(*th));
+		th = report_zalloc(sizeof(*th));
 		th->trace = t;
 		th->tid = tid;
 		th->idx = ct->nr_threads++;
@@ -151,7 +135,7 @@ static uint32_t intern(struct calltrack *ct, const char *name)
 		return (uint32_t)((uintptr_t)v - 1);
 	if (ct->nr_funcs == ct->cap_funcs) {
 		ct->cap_funcs = ct->cap_funcs ? 2 * ct->cap_funcs : 64;
-		ct->funcs = xrealloc(ct->funcs, ct->cap_funcs * sizeof(*ct->funcs));
+		ct->funcs = report_realloc(ct->funcs, ct->cap_funcs, sizeof(*ct->funcs));
 	}
 	ct->funcs[ct->nr_funcs] = strdup(name);
 	if (!ct->funcs[ct->nr_funcs])
@@ -187,7 +171,7 @@ static void push(struct calltrack *ct, struct ct_thread *th, uint32_t f,
 {
 	if (th->depth == th->cap) {
 		th->cap = th->cap ? 2 * th->cap : 64;
-		th->stack = xrealloc(th->stack, th->cap * sizeof(*th->stack));
+		th->stack = report_realloc(th->stack, th->cap, sizeof(*th->stack));
 	}
 	th->stack[th->depth++] = (struct ct_frame){ .func = f, .begin_ns = ns };
 	if (ct->ops->enter)
@@ -259,7 +243,7 @@ struct ct_thread *calltrack_thread(struct calltrack *ct, const struct rd_trace *
 
 struct ct_thread **calltrack_threads(const struct calltrack *ct)
 {
-	struct ct_thread **all = xzalloc((ct->nr_threads + 1) * sizeof(*all));
+	struct ct_thread **all = report_zalloc((ct->nr_threads + 1) * sizeof(*all));
 	struct proc **procs = (struct proc **)u64map_values(&ct->procs);
 	size_t i, j, n = 0;
 

@@ -155,9 +155,7 @@ static int chrome_call(struct chrome *x, const char *name)
 		if (!strcmp(x->calls[i], name))
 			return (int)i;
 	}
-	x->calls = realloc(x->calls, (x->nr_calls + 1) * sizeof(*x->calls));
-	if (!x->calls)
-		abort();
+	x->calls = report_realloc(x->calls, x->nr_calls + 1, sizeof(*x->calls));
 	x->calls[x->nr_calls] = name;
 	return (int)x->nr_calls++;
 }
@@ -470,9 +468,7 @@ static uint32_t new_node(struct folded *x, uint32_t parent, uint32_t func,
 {
 	if (x->nr_nodes == x->cap_nodes) {
 		x->cap_nodes = x->cap_nodes ? 2 * x->cap_nodes : 256;
-		x->nodes = realloc(x->nodes, x->cap_nodes * sizeof(*x->nodes));
-		if (!x->nodes)
-			abort();
+		x->nodes = report_realloc(x->nodes, x->cap_nodes, sizeof(*x->nodes));
 	}
 	x->nodes[x->nr_nodes] = (struct call_node){ parent, func, th, 0 };
 	return (uint32_t)x->nr_nodes++;
@@ -539,9 +535,7 @@ static void nodes_to_stacks(struct folded *x)
 		for (n = 0; nd->parent != NO_NODE; nd = &x->nodes[nd->parent]) {
 			if (n == cap) {
 				cap = cap ? 2 * cap : 64;
-				path = realloc(path, cap * sizeof(*path));
-				if (!path)
-					abort();
+				path = report_realloc(path, cap, sizeof(*path));
 			}
 			path[n++] = nd->func;
 		}

@@ -212,9 +212,7 @@ static int call_index(struct kmodel *m, const char *name)
 		if (!strcmp(m->calls[i].name, name))
 			return (int)i;
 	}
-	m->calls = realloc(m->calls, (m->nr_calls + 1) * sizeof(*m->calls));
-	if (!m->calls)
-		abort();
+	m->calls = report_realloc(m->calls, m->nr_calls + 1, sizeof(*m->calls));
 	m->calls[m->nr_calls].name = name;
 	m->calls[m->nr_calls].kind = K_OTHER;
 	for (i = 0; i < sizeof(call_rules) / sizeof(*call_rules); i++) {
@@ -305,9 +303,7 @@ static int kmodel_classify(void *a, const struct rd_trace *t,
 			event_class(ec, &k);
 	}
 	*fields = k.role != R_KERNEL && k.role != R_USER_BEGIN && k.role != R_USER_END;
-	m->classes = realloc(m->classes, (m->nr_classes + 1) * sizeof(*m->classes));
-	if (!m->classes)
-		abort();
+	m->classes = report_realloc(m->classes, m->nr_classes + 1, sizeof(*m->classes));
 	m->classes[m->nr_classes] = k;
 	return (int)++m->nr_classes;
 }
@@ -614,9 +610,7 @@ static void note_unblocked(struct kmodel *m, struct report_ctx *c, struct km_thr
 	w->waker_call = waker_call;
 	if (m->nr_blocks == m->cap_blocks) {
 		m->cap_blocks = m->cap_blocks ? 2 * m->cap_blocks : 64;
-		m->blocks = realloc(m->blocks, m->cap_blocks * sizeof(*m->blocks));
-		if (!m->blocks)
-			abort();
+		m->blocks = report_realloc(m->blocks, m->cap_blocks, sizeof(*m->blocks));
 	}
 	m->blocks[m->nr_blocks++] = (struct km_block){ t->since, ns, waker, t->call, waker_call };
 }
@@ -1047,9 +1041,7 @@ static void on_memory(struct kmodel *m, struct report_ctx *c, const struct rd_ms
 		if (b >= p->nr_ms) {
 			size_t n = b + 1024;
 
-			p->alloc_ms = realloc(p->alloc_ms, n * sizeof(*p->alloc_ms));
-			if (!p->alloc_ms)
-				abort();
+			p->alloc_ms = report_realloc(p->alloc_ms, n, sizeof(*p->alloc_ms));
 			memset(p->alloc_ms + p->nr_ms, 0, (n - p->nr_ms) * sizeof(*p->alloc_ms));
 			p->nr_ms = n;
 		}
@@ -1121,9 +1113,7 @@ static void on_user(struct kmodel *m, struct report_ctx *c, const struct rd_msg 
 		return;		/* an end without its beginning */
 	if (m->nr_intervals == m->cap_intervals) {
 		m->cap_intervals = m->cap_intervals ? 2 * m->cap_intervals : 64;
-		m->intervals = realloc(m->intervals, m->cap_intervals * sizeof(*m->intervals));
-		if (!m->intervals)
-			abort();
+		m->intervals = report_realloc(m->intervals, m->cap_intervals, sizeof(*m->intervals));
 	}
 	iv = &m->intervals[m->nr_intervals++];
 	*iv = (struct km_interval){ t->tid, t->interval_begin, msg->ns, *t->interval };

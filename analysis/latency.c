@@ -13,9 +13,7 @@ void latency_add(struct latency *l, int64_t ns)
 {
 	if (l->n == l->cap) {
 		l->cap = l->cap ? 2 * l->cap : 16;
-		l->v = realloc(l->v, l->cap * sizeof(*l->v));
-		if (!l->v)
-			abort();
+		l->v = report_realloc(l->v, l->cap, sizeof(*l->v));
 	}
 	l->v[l->n++] = ns;
 	l->sum += ns;

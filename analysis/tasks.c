@@ -95,9 +95,7 @@ static int tasks_classify(void *a, const struct rd_trace *tr,
 	} else {
 		return 0;
 	}
-	t->classes = realloc(t->classes, (t->nr_classes + 1) * sizeof(*t->classes));
-	if (!t->classes)
-		abort();
+	t->classes = report_realloc(t->classes, t->nr_classes + 1, sizeof(*t->classes));
 	t->classes[t->nr_classes++] = k;
 	*fields = true;
 	return (int)t->nr_classes;

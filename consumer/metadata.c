@@ -176,15 +176,12 @@ static void metadata_env(FILE *f, const struct consumer *c, int pid)
 int cd_metadata_header_text(const struct consumer *c, int pid, char **text,
 			    size_t *len)
 {
-	char uuid[37];
 	unsigned int i;
 	FILE *f;
 
-	f = open_memstream(text, len);
+	f = ctf_tsdl_open(c->shm.uuid, text, len);
 	if (!f)
 		return -ENOMEM;
-	ctf_uuid_format(c->shm.uuid, uuid);
-	ctf_tsdl_prelude(f, uuid);
 	metadata_env(f, c, pid);
 	ctf_tsdl_clock(f, &c->clock);
 	ctf_tsdl_packet_context(f);

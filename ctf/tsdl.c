@@ -80,6 +80,18 @@ void ctf_tsdl_prelude(FILE *f, const char *trace_uuid)
 	fprintf(f, tsdl_prelude, trace_uuid);
 }
 
+FILE *ctf_tsdl_open(const uint8_t trace_uuid[16], char **text, size_t *len)
+{
+	FILE *f = open_memstream(text, len);
+	char uuid[37];
+
+	if (!f)
+		return NULL;
+	ctf_uuid_format(trace_uuid, uuid);
+	ctf_tsdl_prelude(f, uuid);
+	return f;
+}
+
 void ctf_tsdl_clock(FILE *f, const struct ust_clock *clk)
 {
 	char uuid_line[64] = "";

@@ -21,6 +21,11 @@
 
 /* The CTF 1.8 signature, the integer typealiases and the trace block. */
 void ctf_tsdl_prelude(FILE *f, const char *trace_uuid);
+/*
+ * A memory stream (open_memstream() on *text, *len) for the metadata of
+ * the trace `trace_uuid`, its prelude written; NULL when out of memory.
+ */
+FILE *ctf_tsdl_open(const uint8_t trace_uuid[16], char **text, size_t *len);
 
 /*
  * The clock block `ust_clock` for `clk`, and the clock-mapped types

@@ -172,15 +172,12 @@ static void env_tsdl(FILE *f, const struct kerneld *kd)
 static int metadata_text(const struct kerneld *kd, const uint8_t trace_uuid[16],
 			 char **text, size_t *len)
 {
-	char uuid[37];
 	unsigned int i;
 	FILE *f;
 
-	f = open_memstream(text, len);
+	f = ctf_tsdl_open(trace_uuid, text, len);
 	if (!f)
 		return -ENOMEM;
-	ctf_uuid_format(trace_uuid, uuid);
-	ctf_tsdl_prelude(f, uuid);
 	env_tsdl(f, kd);
 	ctf_tsdl_clock(f, &kd->clock);
 	ctf_tsdl_packet_context(f);
