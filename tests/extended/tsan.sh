@@ -18,16 +18,31 @@ logs=$abs_builddir/tsan-logs
 srcdir=$(cd "$(dirname "$0")" && pwd)
 sanitized_tree "$tree" --enable-tsan
 
-# Tests turned off in this lane: none.  A test may be turned off only
-# for a finding reported in doc/reliability.md, with SKIP_<dir>="test"
-# and a comment naming the finding; remove the entry with the fix.
+# Tests turned off in this lane.  A test may be turned off only for a
+# finding reported in doc/reliability.md, with SKIP_<dir>="test" and a
+# comment naming the finding; remove the entry with the fix.
+# T5: under TSan, `ust report --cpu`'s CPU time of kio's process is not
+# the sum of its threads' in lttng-cputop (its runtime's threads are
+# short-lived; the kernel bridge's thread table is kept CPU by CPU).
+SKIP_kernel="lttng-analyses.sh"
 
+# TSan opens its log file as each process starts, and some tests run
+# programs as other users (nobody, the security tests' users, in a
+# private /tmp): the reports and the suppressions go to a folder of
+# /var/tmp any user can reach (reports: write-only, sticky), then to
+# $logs.  A build tree in a private (0700) folder works so.
 rm -rf "$logs" && mkdir -p "$logs"
-TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 history_size=4 suppressions=$srcdir/tsan.supp log_path=$logs/tsan"
+shared=$(mktemp -d /var/tmp/ust-tsan.XXXXXX) || fail "cannot make a folder in /var/tmp"
+on_exit "rm -rf $(shell_quote "$shared")"
+chmod 0755 "$shared" && mkdir -m 1733 "$shared/reports" &&
+	cp "$srcdir/tsan.supp" "$shared/tsan.supp" && chmod 0644 "$shared/tsan.supp" ||
+	fail "cannot fill $shared"
+TSAN_OPTIONS="halt_on_error=1 exitcode=66 second_deadlock_stack=1 history_size=4 suppressions=$shared/tsan.supp log_path=$shared/reports/tsan"
 export TSAN_OPTIONS
 
 status=0
 run_suite "$tree" || status=$?
+find "$shared/reports" -type f -exec mv {} "$logs/" \;
 no_reports "$logs"
 [ "$status" = 0 ] || fail "tests failed (see $tree/tests/*/test-suite.log)"
 say "$TOTAL tests passed, no report"
