@@ -12,24 +12,12 @@ record_env
 app_pid=
 on_exit '[ -z "$app_pid" ] || kill -9 "$app_pid" 2>/dev/null'
 
-# start_app PATTERNS: ctlapp under `ust record -e PATTERNS -o $WORK/trace`,
-# driven through fds 3 (commands) and 4 (answers); sets app_pid.
-start_app() {
-	mkfifo "$WORK/cmd" "$WORK/answer"
-	"$UST" record -o "$WORK/trace" -e "$1" -- "$CTLAPP" "$WORK/answer" \
-		<"$WORK/cmd" >"$WORK/record.out" 2>&1 &
-	record_pid=$!
-	exec 3>"$WORK/cmd" 4<"$WORK/answer"
-	read -r word app_pid <&4 || fail "ctlapp did not start: $(cat "$WORK/record.out")"
-	[ "$word" = pid ] || fail "ctlapp said [$word $app_pid]"
-}
+# start_app PATTERNS: ctlapp under `ust record -e PATTERNS -o $WORK/trace`
+# (driven_start); sets app_pid.
+start_app() { driven_start ctlapp -e "$1" -- "$CTLAPP" "$WORK/answer"; }
 
 # app COMMAND: send it to ctlapp and wait until it is done.
-app() {
-	echo "$*" >&3
-	read -r answer <&4 || answer=
-	[ "$answer" = ok ] || fail "ctlapp: '$*' answered [$answer]"
-}
+app() { driven_do "$@"; }
 
 # stop_app: end ctlapp's input; ust record waits for the trace to be
 # complete.

@@ -340,69 +340,61 @@ START_TEST(bad_stacks)
 }
 END_TEST
 
+/*
+ * Jumps (AND, OR: "if the top says so, jump to instruction B") the
+ * validator refuses, each with where and why; slot 0 of the pool holds 1.
+ */
+#define INT1	{ UST_FOP_INT, 0, 0, 0 }	/* push slot 0 */
+#define DBL1	{ UST_FOP_DBL, 0, 0, 0 }
+#define RET	{ UST_FOP_RET, 0, 0, 0 }
+#define AND(to)	{ UST_FOP_AND, 0, to, 0 }
+#define OR(to)	{ UST_FOP_OR, 0, to, 0 }
+static const struct {
+	struct ust_filter_insn ins[8];
+	unsigned int nr;
+	int insn;
+	const char *why;
+} bad_jump_cases[] = {
+	/* Backwards, to itself, past the end. */
+	{ { INT1, AND(0), RET },
+	  3, 1, "invalid operand" },
+	{ { INT1, OR(1), RET },
+	  3, 1, "invalid operand" },
+	{ { INT1, AND(3), INT1 },
+	  3, 1, "invalid operand" },
+	/* Overlapping, not nested: 1 -> 4 then 3 -> 5. */
+	{ { INT1, AND(4), INT1, AND(5), INT1, RET },
+	  6, 3, "jumps that do not nest" },
+	/* Landing with two values where the jump left one. */
+	{ { INT1, AND(4), INT1, INT1, RET },
+	  5, 4, "jumps that meet with different stacks" },
+	/* Landing with a double where the jump left an integer. */
+	{ { INT1, AND(3), DBL1, RET },
+	  4, 3, "jumps that meet with different stacks" },
+	/* Two jumps to one place with different stacks. */
+	{ { INT1, INT1, AND(5), AND(5), INT1, RET },
+	  6, 3, "jumps that meet with different stacks" },
+};
+
 START_TEST(bad_jumps)
 {
-	struct builder *b;
-	uint16_t one;
+	unsigned int i, j;
 
-	/* Backwards, to itself, past the end. */
-	b = b_new();
-	one = b_slot(b, 1);
-	b_op(b, UST_FOP_INT, 0, one, 0);
-	b_op(b, UST_FOP_AND, 0, 0, 0);
-	b_op(b, UST_FOP_RET, 0, 0, 0);
-	REFUSED(b, 1, "invalid operand");
-	b = b_new();
-	one = b_slot(b, 1);
-	b_op(b, UST_FOP_INT, 0, one, 0);
-	b_op(b, UST_FOP_OR, 0, 1, 0);
-	b_op(b, UST_FOP_RET, 0, 0, 0);
-	REFUSED(b, 1, "invalid operand");
-	b = b_new();
-	one = b_slot(b, 1);
-	b_op(b, UST_FOP_INT, 0, one, 0);
-	b_op(b, UST_FOP_AND, 0, 3, 0);
-	b_op(b, UST_FOP_INT, 0, one, 0);
-	REFUSED(b, 1, "invalid operand");
-	/* Overlapping, not nested: 1 -> 4 then 3 -> 5. */
-	b = b_new();
-	one = b_slot(b, 1);
-	b_op(b, UST_FOP_INT, 0, one, 0);
-	b_op(b, UST_FOP_AND, 0, 4, 0);
-	b_op(b, UST_FOP_INT, 0, one, 0);
-	b_op(b, UST_FOP_AND, 0, 5, 0);
-	b_op(b, UST_FOP_INT, 0, one, 0);
-	b_op(b, UST_FOP_RET, 0, 0, 0);
-	REFUSED(b, 3, "jumps that do not nest");
-	/* Landing with two values where the jump left one. */
-	b = b_new();
-	one = b_slot(b, 1);
-	b_op(b, UST_FOP_INT, 0, one, 0);
-	b_op(b, UST_FOP_AND, 0, 4, 0);
-	b_op(b, UST_FOP_INT, 0, one, 0);
-	b_op(b, UST_FOP_INT, 0, one, 0);
-	b_op(b, UST_FOP_RET, 0, 0, 0);
-	REFUSED(b, 4, "jumps that meet with different stacks");
-	/* Landing with a double where the jump left an integer. */
-	b = b_new();
-	one = b_slot(b, 1);
-	b_op(b, UST_FOP_INT, 0, one, 0);
-	b_op(b, UST_FOP_AND, 0, 3, 0);
-	b_op(b, UST_FOP_DBL, 0, one, 0);
-	b_op(b, UST_FOP_RET, 0, 0, 0);
-	REFUSED(b, 3, "jumps that meet with different stacks");
-	/* Two jumps to one place with different stacks. */
-	b = b_new();
-	one = b_slot(b, 1);
-	b_op(b, UST_FOP_INT, 0, one, 0);
-	b_op(b, UST_FOP_INT, 0, one, 0);
-	b_op(b, UST_FOP_AND, 0, 5, 0);
-	b_op(b, UST_FOP_AND, 0, 5, 0);
-	b_op(b, UST_FOP_INT, 0, one, 0);
-	b_op(b, UST_FOP_RET, 0, 0, 0);
-	REFUSED(b, 3, "jumps that meet with different stacks");
+	for (i = 0; i < sizeof(bad_jump_cases) / sizeof(bad_jump_cases[0]); i++) {
+		struct builder *b = b_new();
+
+		b_slot(b, 1);
+		for (j = 0; j < bad_jump_cases[i].nr; j++)
+			b->insns[b->n++] = bad_jump_cases[i].ins[j];
+		REFUSED(b, bad_jump_cases[i].insn, bad_jump_cases[i].why);
+	}
 }
 END_TEST
+#undef INT1
+#undef DBL1
+#undef RET
+#undef AND
+#undef OR
 
 /* ---- payloads and random programs ---- */
 

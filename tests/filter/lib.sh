@@ -45,24 +45,12 @@ record() {
 	rec=$(cat "$WORK/rec.err")
 }
 
-# start_app ARGS...: fltapp serve under `ust record -o $WORK/trace ARGS`,
-# driven through fds 3 (commands) and 4 (answers); sets app_pid.
-start_app() {
-	mkfifo "$WORK/cmd" "$WORK/answer"
-	"$UST" record -o "$WORK/trace" "$@" -- "$FLTAPP" serve "$WORK/answer" \
-		<"$WORK/cmd" >"$WORK/record.out" 2>&1 &
-	record_pid=$!
-	exec 3>"$WORK/cmd" 4<"$WORK/answer"
-	read -r word app_pid <&4 || fail "fltapp did not start: $(cat "$WORK/record.out")"
-	[ "$word" = pid ] || fail "fltapp said [$word $app_pid]"
-}
+# start_app ARGS...: fltapp serve under `ust record -o $WORK/trace ARGS`
+# (driven_start); sets app_pid.
+start_app() { driven_start fltapp "$@" -- "$FLTAPP" serve "$WORK/answer"; }
 
 # emit BASE: fltapp emits its ten rounds numbered from BASE.
-emit() {
-	echo "emit $1" >&3
-	read -r answer <&4 || answer=
-	[ "$answer" = ok ] || fail "fltapp: 'emit $1' answered [$answer] ($(cat "$WORK/record.out"))"
-}
+emit() { driven_do emit "$1"; }
 
 # stop_app: end fltapp's input and wait until the trace is complete.
 stop_app() {

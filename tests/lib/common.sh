@@ -179,3 +179,30 @@ ust_remove_default_location() {
 	[ $mine_existed = 1 ] || rmdir "$MINE" 2>/dev/null || true
 	[ $existed = 1 ] || rmdir "$DEF" 2>/dev/null || true
 }
+
+# A program driven through FIFOs under `ust record` (tests/filter's
+# fltapp, tests/control's ctlapp): it writes "pid N" then one answer per
+# command to $WORK/answer, and reads its commands from $WORK/cmd.
+# driven_start NAME ARGS...: `ust record -o $WORK/trace ARGS` (ARGS end
+# with the program and its arguments), fds 3 (commands) and 4 (answers)
+# open; sets record_pid and app_pid.
+driven_start() {
+	ust_app=$1
+	shift
+	mkfifo "$WORK/cmd" "$WORK/answer"
+	"$UST" record -o "$WORK/trace" "$@" \
+		<"$WORK/cmd" >"$WORK/record.out" 2>&1 &
+	record_pid=$!
+	exec 3>"$WORK/cmd" 4<"$WORK/answer"
+	read -r ust_word app_pid <&4 || fail "$ust_app did not start: $(cat "$WORK/record.out")"
+	[ "$ust_word" = pid ] || fail "$ust_app said [$ust_word $app_pid]"
+}
+
+# driven_do COMMAND...: send it to the driven program, wait until it
+# answers ok.
+driven_do() {
+	echo "$*" >&3
+	read -r ust_answer <&4 || ust_answer=
+	[ "$ust_answer" = ok ] ||
+		fail "$ust_app: '$*' answered [$ust_answer] ($(cat "$WORK/record.out"))"
+}
