@@ -6,7 +6,10 @@
  *   tbuf-app [-t THREADS] [-w WAVES] [-n EVENTS] [-s] [-g] [-f]
  *
  * Runs WAVES waves of THREADS threads, one wave after the other (each
- * joined before the next starts): thread number w * THREADS + i records
+ * joined before the next starts; the threads of a wave all record their
+ * first event before any records its second, so that they all hold a
+ * buffer at once however slowly threads start, e.g. under a sanitizer):
+ * thread number w * THREADS + i records
  * EVENTS tbuf:tick {thread, seq, tid} (every 8th a tbuf:text with a
  * string, with -s), its tid being gettid(), so a test can check that a
  * stream's packets name the thread its records come from.
@@ -36,6 +39,7 @@ static unsigned int nr_threads = 1, nr_waves = 1;
 static uint32_t nr_events = 1000;
 static int with_text, with_signal;
 static uint64_t handler_events;	/* atomic: handlers run on any thread */
+static pthread_barrier_t wave_met;	/* the threads of a wave, after one record */
 
 static int32_t gettid_now(void)
 {
@@ -46,17 +50,24 @@ struct work {
 	uint32_t thread;
 };
 
+static void record(uint32_t t, uint32_t i, int32_t tid)
+{
+	if (with_text && i % 8 == 0)
+		trace_tbuf_text(t, i, tid, "a text payload");
+	else
+		trace_tbuf_tick(t, i, tid);
+}
+
 static void *worker(void *arg)
 {
 	uint32_t t = ((struct work *)arg)->thread, i;
 	int32_t tid = gettid_now();
 
-	for (i = 0; i < nr_events; i++) {
-		if (with_text && i % 8 == 0)
-			trace_tbuf_text(t, i, tid, "a text payload");
-		else
-			trace_tbuf_tick(t, i, tid);
-	}
+	if (nr_events)
+		record(t, 0, tid);
+	pthread_barrier_wait(&wave_met);
+	for (i = 1; i < nr_events; i++)
+		record(t, i, tid);
 	return NULL;
 }
 
@@ -107,7 +118,7 @@ static void run_workload(void)
 	unsigned int i, k;
 	uint64_t n;
 
-	if (!th || !w)
+	if (!th || !w || pthread_barrier_init(&wave_met, NULL, nr_threads))
 		exit(1);
 	if (with_signal) {
 		struct sigaction sa;
@@ -134,6 +145,7 @@ static void run_workload(void)
 	       (unsigned long long)nr_waves * nr_threads * nr_events + n,
 	       (unsigned long long)n, memfd_size() - before);
 	fflush(stdout);
+	pthread_barrier_destroy(&wave_met);
 	free(th);
 	free(w);
 }
