@@ -6,15 +6,15 @@
  *   tbuf-app [-t THREADS] [-w WAVES] [-n EVENTS] [-s] [-g] [-f]
  *
  * Runs WAVES waves of THREADS threads, one wave after the other (each
- * joined before the next starts; the threads of a wave all record their
- * first event before any records its second, so that they all hold a
- * buffer at once however slowly threads start, e.g. under a sanitizer):
- * thread number w * THREADS + i records
+ * joined before the next starts): thread number w * THREADS + i records
  * EVENTS tbuf:tick {thread, seq, tid} (every 8th a tbuf:text with a
  * string, with -s), its tid being gettid(), so a test can check that a
  * stream's packets name the thread its records come from.
  *   -g  a 20 kHz timer signal whose handler records tbuf:handler
  *   -f  fork first: parent and child each run the workload
+ *   -b  the threads of a wave all record their first event before any
+ *       records its second, so that they all hold a buffer at once
+ *       however slowly threads start (e.g. under a sanitizer)
  * At exit it prints "attempted=N handler=M grown=B": B is how many bytes
  * libust's memfd ("ust-trace") grew since before the first record, so
  * that a test sees how many thread buffers were added (per-thread mode).
@@ -37,7 +37,7 @@
 
 static unsigned int nr_threads = 1, nr_waves = 1;
 static uint32_t nr_events = 1000;
-static int with_text, with_signal;
+static int with_text, with_signal, with_barrier;
 static uint64_t handler_events;	/* atomic: handlers run on any thread */
 static pthread_barrier_t wave_met;	/* the threads of a wave, after one record */
 
@@ -63,11 +63,13 @@ static void *worker(void *arg)
 	uint32_t t = ((struct work *)arg)->thread, i;
 	int32_t tid = gettid_now();
 
-	if (nr_events)
-		record(t, 0, tid);
-	pthread_barrier_wait(&wave_met);
-	for (i = 1; i < nr_events; i++)
+	for (i = 0; i < nr_events; i++) {
 		record(t, i, tid);
+		if (i == 0 && with_barrier)
+			pthread_barrier_wait(&wave_met);
+	}
+	if (nr_events == 0 && with_barrier)
+		pthread_barrier_wait(&wave_met);
 	return NULL;
 }
 
@@ -155,7 +157,7 @@ int main(int argc, char **argv)
 	int opt, do_fork = 0;
 	pid_t child = -1;
 
-	while ((opt = getopt(argc, argv, "t:w:n:sgf")) != -1) {
+	while ((opt = getopt(argc, argv, "t:w:n:sgfb")) != -1) {
 		switch (opt) {
 		case 't': nr_threads = (unsigned int)atoi(optarg); break;
 		case 'w': nr_waves = (unsigned int)atoi(optarg); break;
@@ -163,8 +165,9 @@ int main(int argc, char **argv)
 		case 's': with_text = 1; break;
 		case 'g': with_signal = 1; break;
 		case 'f': do_fork = 1; break;
+		case 'b': with_barrier = 1; break;
 		default:
-			fprintf(stderr, "usage: tbuf-app [-t N] [-w N] [-n N] [-sgf]\n");
+			fprintf(stderr, "usage: tbuf-app [-t N] [-w N] [-n N] [-sgfb]\n");
 			return 2;
 		}
 	}
