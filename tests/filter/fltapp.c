@@ -57,8 +57,7 @@ static void emit_scalars(uint32_t n, int i)
 {
 	trace_fa_ints(n, (int8_t)(25 * i - 100), (uint8_t)(28 * i),
 		      (int16_t)(7000 * i - 32000), (uint16_t)(7000 * i),
-		      (int32_t)(400000000ll * i - 2000000000),
-		      470000000u * (uint32_t)i,
+		      (int32_t)(400000000ll * i - 2000000000), 470000000u * (uint32_t)i,
 		      (int64_t)(i - 5) * 1000000000000000000ll,
 		      2000000000000000000ull * (uint64_t)i, -1000 * i,
 		      (uint64_t)i << 40);
