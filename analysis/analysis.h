@@ -132,5 +132,13 @@ bool export_keep(const struct report_ctx *c, int64_t tid, int64_t begin,
 void *report_zalloc(size_t size);
 /* p resized to nmemb elements of `size` bytes; aborts like report_zalloc(). */
 void *report_realloc(void *p, size_t nmemb, size_t size);
+/*
+ * Array `v` of *nr elements of `size` bytes, each starting with its name
+ * (a const char *), with `name` in it: *index is where, after a zeroed
+ * element holding only the name is appended when none had it (*nr grows).
+ * Returns the array, moved like report_realloc() moves it.
+ */
+void *report_name_index(void *v, size_t *nr, size_t size, const char *name,
+			size_t *index);
 
 #endif /* UST_ANALYSIS_ANALYSIS_H */
