@@ -133,10 +133,10 @@ void *report_zalloc(size_t size);
 /* p resized to nmemb elements of `size` bytes; aborts like report_zalloc(). */
 void *report_realloc(void *p, size_t nmemb, size_t size);
 /*
- * Array `v` of *nr elements of `size` bytes, each starting with its name
- * (a const char *), with `name` in it: *index is where, after a zeroed
- * element holding only the name is appended when none had it (*nr grows).
- * Returns the array, moved like report_realloc() moves it.
+ * The place of `name` in array `v` of *nr elements of `size` bytes that
+ * each begin with their name (a const char *), into *index.  A name not
+ * there yet gets a new zeroed element holding it, at the end (*nr grows).
+ * Returns the array, which may have moved (as with report_realloc()).
  */
 void *report_name_index(void *v, size_t *nr, size_t size, const char *name,
 			size_t *index);
