@@ -166,4 +166,50 @@ static inline bool ust_filter_str_prefix_keeps(const struct ust_filter_fast *fas
 	return ust_filter_str_ends(s, rest, segs, nr_segs, i);
 }
 
+/*
+ * Strings not measured yet (UST_SEG_CSTR, ust_event_write_gated_ip()):
+ * the STR_MATCH shape decides on the string itself, reading none of its
+ * bytes past its NUL.
+ */
+
+/* Does the NUL-terminated `s` begin with the `n` bytes at `head` (no NUL among them)? */
+static inline bool ust_filter_cstr_starts(const char *s, const uint8_t *head, size_t n)
+{
+	size_t i;
+
+	/* strncmp() and this loop stop at s's NUL: head has none, it differs. */
+	if (n > 16)
+		return strncmp(s, (const char *)head, n) == 0;
+	for (i = 0; i < n; i++)
+		if ((uint8_t)s[i] != head[i])
+			return false;
+	return true;
+}
+
+/*
+ * The STR_MATCH shape on a string that begins a segment not measured
+ * yet: 1 to record, 0 to discard; -1 when its field is not such a
+ * string (the caller measures the segments and runs the program as
+ * usual).  A segment not measured ends the walk to the field: a field
+ * inside or after it is not decided here.
+ */
+static inline int ust_filter_str_cstr_keeps(const struct ust_filter_fast *fast,
+					    const struct ust_seg *segs,
+					    unsigned int nr_segs)
+{
+	uint64_t in = fast->offset;
+	unsigned int i = ust_filter_seg_of(segs, nr_segs, &in);
+	const char *s;
+	bool match;
+
+	if (i == nr_segs || in || segs[i].len != UST_SEG_CSTR)
+		return -1;
+	s = (const char *)segs[i].ptr;
+	if (fast->prefix)
+		match = ust_filter_cstr_starts(s, fast->pattern.bytes, fast->pattern.head);
+	else
+		match = ust_filter_pattern_match_cstr(&fast->pattern, s);
+	return match != (bool)fast->op;
+}
+
 #endif /* UST_FILTER_FAST_H */

@@ -21,7 +21,9 @@
  *		one segment for each run of fixed-size fields
  *	{ s, strlen(s) }, { "", 1 }
  *		two for a string: its bytes, then a NUL from our own constant,
- *		so a string changed under our feet cannot lose its terminator
+ *		so a string changed under our feet cannot lose its terminator;
+ *		its length UST_SEG_CSTR until the filter, if any, has kept the
+ *		record (emit_string_lengths())
  *
  * Locals are named __ust_*, which validate.c forbids as field names.
  */
@@ -382,7 +384,10 @@ static void emit_helpers(FILE *out, const struct tp_facility *fac)
 	tp_emit_pack_helpers(out, &feat);
 }
 
-/* The string to record (NULL recorded as "(null)") and its length. */
+/*
+ * The string to record (NULL recorded as "(null)"); it is measured after
+ * the filter (emit_string_lengths()).
+ */
 static void emit_string_part(FILE *out, const struct tp_event *event,
 			     const struct tp_part *part)
 {
@@ -390,8 +395,6 @@ static void emit_string_part(FILE *out, const struct tp_event *event,
 
 	fprintf(out, "\tconst char *__ust_str_%s = %s ? %s : \"(null)\";\n",
 		name, name, name);
-	fprintf(out, "\tsize_t __ust_len_%s = __builtin_strlen(__ust_str_%s);\n",
-		name, name);
 }
 
 /*
@@ -465,8 +468,8 @@ static void emit_seg_array(FILE *out, const struct tp_event *event,
 			fixed++;
 			break;
 		case TP_PART_STRING:
-			fprintf(out, "\t\t{ __ust_str_%s, __ust_len_%s },\n"
-				"\t\t{ \"\", 1 },\n", name, name);
+			fprintf(out, "\t\t{ __ust_str_%s, UST_SEG_CSTR },\n"
+				"\t\t{ \"\", 1 },\n", name);
 			break;
 		case TP_PART_SEQUENCE:
 			fprintf(out, "\t\t{ &__ust_qlen_%s, sizeof(__ust_qlen_%s) },\n"
@@ -482,9 +485,12 @@ static void emit_seg_array(FILE *out, const struct tp_event *event,
 	fputs("\t};\n", out);
 }
 
-/* The sum of the segment lengths, in the order of emit_seg_array(). */
+/*
+ * The sum of the segment lengths, in the order of emit_seg_array(); with
+ * `known`, without the strings' bytes (ust_event_write_gated()).
+ */
 static void payload_size_terms(const struct tp_event *event,
-			       const struct tp_plan *plan,
+			       const struct tp_plan *plan, bool known,
 			       struct tp_strlist *terms)
 {
 	unsigned int fixed = 0;
@@ -499,7 +505,10 @@ static void payload_size_terms(const struct tp_event *event,
 			tp_strlist_addf(terms, "sizeof(__ust_fixed%u)", fixed++);
 			break;
 		case TP_PART_STRING:
-			tp_strlist_addf(terms, "__ust_len_%s + 1", field->name);
+			if (known)
+				tp_strlist_addf(terms, "1");
+			else
+				tp_strlist_addf(terms, "__ust_len_%s + 1", field->name);
 			break;
 		case TP_PART_SEQUENCE:
 			tp_strlist_addf(terms, "sizeof(__ust_qlen_%s)", field->name);
@@ -511,6 +520,49 @@ static void payload_size_terms(const struct tp_event *event,
 			break;
 		}
 	}
+}
+
+/*
+ * A probe with strings: when the event has a filter or a rate limit,
+ * libust decides first, on the strings not measured yet
+ * (ust_event_write_gated()), so that a record the filter discards costs
+ * no strlen(); otherwise, or for a record kept, they are measured here.
+ */
+static int emit_string_lengths(FILE *out, const struct tp_facility *fac,
+			       const struct tp_event *event,
+			       const struct tp_plan *plan)
+{
+	struct tp_strlist terms = { 0 };
+	unsigned int seg = 0;
+	const char *name;
+	size_t i;
+	int ret;
+
+	fprintf(out, "\tif (UST_EVENT_GATED(&__ust_event_%s_%s)) {\n"
+		"\t\tust_event_write_gated(&__ust_event_%s_%s, __ust_segs, %u,\n\t\t\t\t",
+		fac->name, event->name, fac->name, event->name, plan->nr_segs);
+	payload_size_terms(event, plan, true, &terms);
+	ret = tp_emit_list(out, &terms, " + ", 32, 32);
+	tp_strlist_clear(&terms);
+	fputs(");\n\t\treturn;\n\t}\n", out);
+	for (i = 0; i < plan->nr_parts; seg += tp_part_nr_segs(&plan->parts[i]), i++) {
+		if (plan->parts[i].kind != TP_PART_STRING)
+			continue;
+		name = event->fields.v[plan->parts[i].first].name;
+		fprintf(out, "\tsize_t __ust_len_%s = __builtin_strlen(__ust_str_%s);\n"
+			"\t__ust_segs[%u].len = __ust_len_%s;\n", name, name, seg, name);
+	}
+	return ret;
+}
+
+static bool plan_has_string(const struct tp_plan *plan)
+{
+	size_t i;
+
+	for (i = 0; i < plan->nr_parts; i++)
+		if (plan->parts[i].kind == TP_PART_STRING)
+			return true;
+	return false;
 }
 
 static int emit_probe_body(FILE *out, const struct tp_facility *fac,
@@ -528,10 +580,12 @@ static int emit_probe_body(FILE *out, const struct tp_facility *fac,
 	if (emit_part_locals(out, fac, event, plan))
 		return -1;
 	emit_seg_array(out, event, plan);
+	if (plan_has_string(plan) && emit_string_lengths(out, fac, event, plan))
+		return -1;
 	/* The size goes on a line of its own, under the first argument. */
 	fprintf(out, "\n\tust_event_write(&__ust_event_%s_%s, __ust_segs, %u,\n\t\t\t",
 		fac->name, event->name, plan->nr_segs);
-	payload_size_terms(event, plan, &terms);
+	payload_size_terms(event, plan, false, &terms);
 	ret = tp_emit_list(out, &terms, " + ", 24, 24);
 	fputs(");\n", out);
 	tp_strlist_clear(&terms);
