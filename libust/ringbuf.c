@@ -560,6 +560,8 @@ void cstr_event_write_run(const struct ust_filter *prog,
 /*
  * What tpgen's probes with strings call when their event's gate word is
  * set (<ust/tracepoint.h>): the filter first, on strings not measured.
+ * As gated_event_write(), only calls in tail position, but for a
+ * prefix, decided inline.
  */
 UST_EXPORT
 void ust_event_write_gated_ip(struct ust_event_desc *event,
@@ -570,6 +572,7 @@ void ust_event_write_gated_ip(struct ust_event_desc *event,
 	struct ust_session *s = __atomic_load_n(&ust__session_current,
 						__ATOMIC_ACQUIRE);
 	const struct ust_filter *prog = NULL;
+	int keep;
 
 	if (!s)
 		return;
@@ -583,8 +586,18 @@ void ust_event_write_gated_ip(struct ust_event_desc *event,
 	case UST_GATE_WRITE:
 		cstr_event_write(event, segs, nr_segs, known_size, (uintptr_t)ip);
 		return;
-	case UST_GATE_RUN:
 	case UST_GATE_PREFIX:
+		/* Decided here, with no call (filter/fast.h). */
+		keep = ust_filter_cstr_prefix_keeps(&prog->fast, segs, nr_segs);
+		if (!keep)
+			return;
+		if (keep > 0) {
+			cstr_event_write(event, segs, nr_segs, known_size,
+					 (uintptr_t)ip);
+			return;
+		}
+		/* fall through - the field is not a string this can read */
+	case UST_GATE_RUN:
 		cstr_event_write_run(prog, event, segs, nr_segs, known_size,
 				     (uintptr_t)ip);
 		return;
