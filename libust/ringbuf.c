@@ -513,13 +513,16 @@ static size_t measure_strings(struct ust_seg *segs, unsigned int nr_segs,
 	return known_size;
 }
 
-/* A record the gate keeps, its strings not measured yet: measure, write. */
+/*
+ * A record the gate keeps, its strings not measured yet: measure, write,
+ * in one function (one frame for both).
+ */
 static __attribute__((noinline))
 void cstr_event_write(struct ust_event_desc *event, struct ust_seg *segs,
 		      unsigned int nr_segs, size_t known_size, uint64_t ip)
 {
-	plain_event_write(event, segs, nr_segs,
-			  measure_strings(segs, nr_segs, known_size), ip);
+	default_write(event, segs, nr_segs,
+		      measure_strings(segs, nr_segs, known_size), ip);
 }
 
 /* UST_GATE_FULL with strings not measured: ust__gate_pass() on the measured. */
