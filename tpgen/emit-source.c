@@ -22,8 +22,8 @@
  *	{ s, strlen(s) }, { "", 1 }
  *		two for a string: its bytes, then a NUL from our own constant,
  *		so a string changed under our feet cannot lose its terminator;
- *		its length UST_SEG_CSTR until the filter, if any, has kept the
- *		record (emit_string_lengths())
+ *		its length UST_SEG_CSTR for the filter, if the event has one
+ *		(emit_string_lengths())
  *
  * Locals are named __ust_*, which validate.c forbids as field names.
  */
@@ -32,6 +32,9 @@
 
 #include "emit.h"
 #include "payload.h"
+
+/* Indentation: "%.*s" with a depth. */
+#define TABS "\t\t\t\t"
 
 static void emit_helpers(FILE *out, const struct tp_facility *fac);
 
@@ -450,39 +453,49 @@ static size_t elem_size(const struct tp_field *field)
 	return tp_type_fixed_size(tp_type_resolve(field->type)->u.sequence.elem);
 }
 
-/* The initializer of the segment array, one line per segment. */
+/*
+ * The initializer of the segment array, one line per segment, at `depth`
+ * tabs; with `cstr`, the strings not measured (UST_SEG_CSTR).
+ */
 static void emit_seg_array(FILE *out, const struct tp_event *event,
-			   const struct tp_plan *plan)
+			   const struct tp_plan *plan, int depth, bool cstr)
 {
 	unsigned int fixed = 0;
 	const char *name;
 	size_t i;
 
-	fprintf(out, "\tstruct ust_seg __ust_segs[%u] = {\n", plan->nr_segs);
+	fprintf(out, "%.*sstruct ust_seg __ust_segs[%u] = {\n", depth, TABS,
+		plan->nr_segs);
 	for (i = 0; i < plan->nr_parts; i++) {
 		name = event->fields.v[plan->parts[i].first].name;
+		fprintf(out, "%.*s\t", depth, TABS);
 		switch (plan->parts[i].kind) {
 		case TP_PART_FIXED:
-			fprintf(out, "\t\t{ &__ust_fixed%u, sizeof(__ust_fixed%u) },\n",
+			fprintf(out, "{ &__ust_fixed%u, sizeof(__ust_fixed%u) },\n",
 				fixed, fixed);
 			fixed++;
 			break;
 		case TP_PART_STRING:
-			fprintf(out, "\t\t{ __ust_str_%s, UST_SEG_CSTR },\n"
-				"\t\t{ \"\", 1 },\n", name);
+			if (cstr)
+				fprintf(out, "{ __ust_str_%s, UST_SEG_CSTR },\n", name);
+			else
+				fprintf(out, "{ __ust_str_%s, __ust_len_%s },\n",
+					name, name);
+			fprintf(out, "%.*s\t{ \"\", 1 },\n", depth, TABS);
 			break;
 		case TP_PART_SEQUENCE:
-			fprintf(out, "\t\t{ &__ust_qlen_%s, sizeof(__ust_qlen_%s) },\n"
-				"\t\t{ %s, __ust_n_%s * %zu },\n", name, name, name,
-				name, elem_size(&event->fields.v[plan->parts[i].first]));
+			fprintf(out, "{ &__ust_qlen_%s, sizeof(__ust_qlen_%s) },\n"
+				"%.*s\t{ %s, __ust_n_%s * %zu },\n", name, name,
+				depth, TABS, name, name,
+				elem_size(&event->fields.v[plan->parts[i].first]));
 			break;
 		case TP_PART_PACKED:
-			fprintf(out, "\t\t{ __ust_at_%s, __ust_size_%s },\n",
+			fprintf(out, "{ __ust_at_%s, __ust_size_%s },\n",
 				name, name);
 			break;
 		}
 	}
-	fputs("\t};\n", out);
+	fprintf(out, "%.*s};\n", depth, TABS);
 }
 
 /*
@@ -526,31 +539,33 @@ static void payload_size_terms(const struct tp_event *event,
  * A probe with strings: when the event has a filter or a rate limit,
  * libust decides first, on the strings not measured yet
  * (ust_event_write_gated()), so that a record the filter discards costs
- * no strlen(); otherwise, or for a record kept, they are measured here.
+ * no strlen(); otherwise the probe measures them, and goes on as
+ * without filters.
  */
 static int emit_string_lengths(FILE *out, const struct tp_facility *fac,
 			       const struct tp_event *event,
 			       const struct tp_plan *plan)
 {
 	struct tp_strlist terms = { 0 };
-	unsigned int seg = 0;
 	const char *name;
 	size_t i;
 	int ret;
 
-	fprintf(out, "\tif (UST_EVENT_GATED(&__ust_event_%s_%s)) {\n"
-		"\t\tust_event_write_gated(&__ust_event_%s_%s, __ust_segs, %u,\n\t\t\t\t",
-		fac->name, event->name, fac->name, event->name, plan->nr_segs);
+	fprintf(out, "\tif (UST_EVENT_GATED(&__ust_event_%s_%s)) {\n",
+		fac->name, event->name);
+	emit_seg_array(out, event, plan, 2, true);
+	fprintf(out, "\n\t\tust_event_write_gated(&__ust_event_%s_%s, __ust_segs, %u,\n\t\t\t\t",
+		fac->name, event->name, plan->nr_segs);
 	payload_size_terms(event, plan, true, &terms);
 	ret = tp_emit_list(out, &terms, " + ", 32, 32);
 	tp_strlist_clear(&terms);
 	fputs(");\n\t\treturn;\n\t}\n", out);
-	for (i = 0; i < plan->nr_parts; seg += tp_part_nr_segs(&plan->parts[i]), i++) {
+	for (i = 0; i < plan->nr_parts; i++) {
 		if (plan->parts[i].kind != TP_PART_STRING)
 			continue;
 		name = event->fields.v[plan->parts[i].first].name;
-		fprintf(out, "\tsize_t __ust_len_%s = __builtin_strlen(__ust_str_%s);\n"
-			"\t__ust_segs[%u].len = __ust_len_%s;\n", name, name, seg, name);
+		fprintf(out, "\tsize_t __ust_len_%s = __builtin_strlen(__ust_str_%s);\n",
+			name, name);
 	}
 	return ret;
 }
@@ -579,9 +594,9 @@ static int emit_probe_body(FILE *out, const struct tp_facility *fac,
 	}
 	if (emit_part_locals(out, fac, event, plan))
 		return -1;
-	emit_seg_array(out, event, plan);
 	if (plan_has_string(plan) && emit_string_lengths(out, fac, event, plan))
 		return -1;
+	emit_seg_array(out, event, plan, 1, false);
 	/* The size goes on a line of its own, under the first argument. */
 	fprintf(out, "\n\tust_event_write(&__ust_event_%s_%s, __ust_segs, %u,\n\t\t\t",
 		fac->name, event->name, plan->nr_segs);
