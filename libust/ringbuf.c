@@ -496,29 +496,14 @@ void gated_event_write(struct ust_event_desc *event, const struct ust_seg *segs,
 }
 
 /*
- * A per-thread session's quick path (threadbuf.h, ust__tb_quick): the
- * TSC first, then the thread's buffer at nesting level 0.  False when the
- * record needs the general path.
+ * Everything but the quick path: the gated path, the per-CPU buffers, a
+ * thread's first record, a new packet.  Out of line, so that the quick
+ * path needs no stack frame and reaches this by a tail call.
  */
-static inline __attribute__((always_inline))
-bool quick_write(struct ust_event_desc *event, const struct ust_seg *segs,
-		 unsigned int nr_segs, size_t payload_size)
-{
-	uint64_t ts = __rdtsc();
-	struct ust_tb_thread *t = &ust__tls_tb;
-	uint32_t level = ust__tb_enter(t);
-	bool done = level == 0 && t->w[0].ring &&
-		    ust__tb_put_quick(&t->w[0], event->id, ts, segs, nr_segs,
-				      payload_size);
-
-	ust__tb_leave(t, level);
-	return done;
-}
-
-/* Both entry points: the gate word first, then the inlined plain path. */
-static inline __attribute__((always_inline))
-void event_write(struct ust_event_desc *event, const struct ust_seg *segs,
-		 unsigned int nr_segs, size_t payload_size, uint64_t ip)
+static __attribute__((noinline))
+void general_event_write(struct ust_event_desc *event,
+			 const struct ust_seg *segs, unsigned int nr_segs,
+			 size_t payload_size, uint64_t ip)
 {
 	/*
 	 * Relaxed: the gate word (include/ust/tracepoint.h), 0 unless the
@@ -528,10 +513,22 @@ void event_write(struct ust_event_desc *event, const struct ust_seg *segs,
 	if (__builtin_expect(__atomic_load_n(&event->reserved,
 					     __ATOMIC_RELAXED) != 0, 0))
 		gated_event_write(event, segs, nr_segs, payload_size, ip);
-	/* Relaxed: a hint, see threadbuf.h. */
-	else if (!__atomic_load_n(&ust__tb_quick, __ATOMIC_RELAXED) ||
-		 !quick_write(event, segs, nr_segs, payload_size))
+	else
 		default_write(event, segs, nr_segs, payload_size, ip);
+}
+
+/*
+ * Both entry points: a per-thread session's quick path (threadbuf.h),
+ * else the general path by a tail call.
+ */
+static inline __attribute__((always_inline))
+void event_write(struct ust_event_desc *event, const struct ust_seg *segs,
+		 unsigned int nr_segs, size_t payload_size, uint64_t ip)
+{
+	if (__builtin_expect(ust__tb_try_quick(event, segs, nr_segs,
+					       payload_size), 1))
+		return;
+	general_event_write(event, segs, nr_segs, payload_size, ip);
 }
 
 /*
