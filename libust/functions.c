@@ -183,7 +183,8 @@ void compact_write(struct ust_event_desc *ev, const void *payload, size_t len,
 {
 	struct ust_seg seg = { payload, len };
 
-	if (__builtin_expect(ust__tb_try_quick(ev, &seg, len ? 1 : 0, len), 1))
+	if (__builtin_expect(!ust__tb_gated(ev) &&
+			     ust__tb_try_quick(ev, &seg, len ? 1 : 0, len), 1))
 		return;
 	ust__func_write(ev, payload, len, fn);
 }
@@ -202,7 +203,8 @@ void compact_entry(uint32_t off, void *fn)
 {
 	struct ust_seg seg = { &off, sizeof(off) };
 
-	if (__builtin_expect(ust__tb_try_quick(&ev_c_entry, &seg, 1, sizeof(off)), 1))
+	if (__builtin_expect(!ust__tb_gated(&ev_c_entry) &&
+			     ust__tb_try_quick(&ev_c_entry, &seg, 1, sizeof(off)), 1))
 		return;
 	compact_entry_general(off, fn);
 }

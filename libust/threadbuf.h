@@ -298,12 +298,24 @@ void ust__tb_quick_commit(struct ust_tb_thread *t, uint64_t end, uint64_t ts)
 }
 
 /*
+ * Relaxed: the gate word (include/ust/tracepoint.h), 0 unless the event
+ * has a filter or rate limit; partners: the relaxed stores of
+ * ust__gate_attach() and ust ctl's writes.
+ */
+static inline __attribute__((always_inline))
+bool ust__tb_gated(const struct ust_event_desc *ev)
+{
+	return __builtin_expect(__atomic_load_n(&ev->reserved,
+						__ATOMIC_RELAXED) != 0, 0);
+}
+
+/*
  * The quick path of an event: a record of `ev` (`segs`, `size` bytes:
  * with one segment, its length) at the TSC's time now, without context,
- * when the event has no gate (a filter or rate limit), the thread may
- * (ust__tb_quick_enter()), the record fits (ust__tb_quick_fits()) and
- * the event's id fits in a compact header.  False, having written
- * nothing, when the record needs the general path.
+ * when the thread may (ust__tb_quick_enter()), the record fits
+ * (ust__tb_quick_fits()) and the event's id fits in a compact header.
+ * False, having written nothing, when the record needs the general path.
+ * The caller checked that the event has no gate (ust__tb_gated()).
  *
  * Everything that does not need the time comes before the clock is read:
  * the tests, the payload (after a compact header, the likely one), the
@@ -321,13 +333,7 @@ bool ust__tb_try_quick(const struct ust_event_desc *ev,
 	uint64_t ts, pos;
 	uint8_t *rec;
 
-	/*
-	 * Relaxed: the gate word (include/ust/tracepoint.h), 0 unless the
-	 * event has a filter or rate limit; partners: the relaxed stores of
-	 * ust__gate_attach() and ust ctl's writes.
-	 */
-	if (__atomic_load_n(&ev->reserved, __ATOMIC_RELAXED) != 0 ||
-	    !ust__tb_quick_enter(t))
+	if (!ust__tb_quick_enter(t))
 		return false;
 	if (__builtin_expect(!ust__tb_quick_fits(w, size) ||
 			     id > UST_EV_COMPACT_ID_MAX, 0)) {
