@@ -24,11 +24,11 @@
  * `ip` context, when the recording has it): what babeltrace2's
  * debug-info filter and Trace Compass resolve.
  *
- * The compact layout in a per-thread buffer has a path of its own: the
- * thread's writer (threadbuf.h) takes a 4-byte header and the offset,
- * or the header alone, and commits; anything else (a new packet, an
- * extended header, a per-CPU buffer, a filter on the event, the function
- * filters of funcfilter.c) goes through the general path.
+ * The compact layout in a per-thread buffer takes the quick path of
+ * threadbuf.h: the offset (or nothing), a 4-byte header, one commit (an
+ * extended header after a long pause); anything else (a new packet, a
+ * per-CPU buffer, a filter on the event, the function filters of
+ * funcfilter.c) goes through the general path.
  */
 #include <link.h>
 #include <stdint.h>
