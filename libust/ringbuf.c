@@ -417,10 +417,11 @@ void default_write(struct ust_event_desc *event,
 }
 
 /*
- * The gated path of ust_event_write_ip(): the event has a filter or a
- * rate limit (gate.h).  Out of line, so that the others pay only the
- * test of their gate word.  A record the probe could not build
- * (UST_PAYLOAD_DROP) goes on to be counted lost.
+ * The plain path of ust_event_write_ip(), out of line: per-CPU buffers,
+ * and what the per-thread quick path leaves (a thread's first record, a
+ * new packet, a context, another clock); the gated paths below end here.
+ * A record the probe could not build (UST_PAYLOAD_DROP) goes on to be
+ * counted lost.
  */
 static __attribute__((noinline))
 void plain_event_write(struct ust_event_desc *event, const struct ust_seg *segs,
@@ -460,7 +461,12 @@ void gated_event_write_prefix(const struct ust_filter *prog,
 		plain_event_write(event, segs, nr_segs, payload_size, ip);
 }
 
-/* Only calls in tail position: no stack frame on the quick path. */
+/*
+ * The gated path of ust_event_write_ip(): the event has a filter or a
+ * rate limit (gate.h).  Out of line, so that the others pay only the
+ * test of their gate word.  Only calls in tail position: no stack frame
+ * on its own quick path.
+ */
 static __attribute__((noinline))
 void gated_event_write(struct ust_event_desc *event, const struct ust_seg *segs,
 		       unsigned int nr_segs, size_t payload_size, uint64_t ip)
@@ -612,42 +618,20 @@ void ust_event_write_gated_ip(struct ust_event_desc *event,
 }
 
 /*
- * A per-thread session's quick path (threadbuf.h, ust__tb_quick): the
- * TSC first, then the thread's buffer at nesting level 0.  False when the
- * record needs the general path.
+ * Both entry points: the gated path for an event with a filter or a
+ * rate limit, else a per-thread session's quick path (threadbuf.h), else
+ * the plain path.  The other paths are out of line and reached by tail
+ * calls, so that the quick path needs no stack frame.
  */
-static inline __attribute__((always_inline))
-bool quick_write(struct ust_event_desc *event, const struct ust_seg *segs,
-		 unsigned int nr_segs, size_t payload_size)
-{
-	uint64_t ts = __rdtsc();
-	struct ust_tb_thread *t = &ust__tls_tb;
-	uint32_t level = ust__tb_enter(t);
-	bool done = level == 0 && t->w[0].ring &&
-		    ust__tb_put_quick(&t->w[0], event->id, ts, segs, nr_segs,
-				      payload_size);
-
-	ust__tb_leave(t, level);
-	return done;
-}
-
-/* Both entry points: the gate word first, then the inlined plain path. */
 static inline __attribute__((always_inline))
 void event_write(struct ust_event_desc *event, const struct ust_seg *segs,
 		 unsigned int nr_segs, size_t payload_size, uint64_t ip)
 {
-	/*
-	 * Relaxed: the gate word (include/ust/tracepoint.h), 0 unless the
-	 * event has a filter or rate limit; partners: the relaxed stores of
-	 * ust__gate_attach() and ust ctl's writes.
-	 */
-	if (__builtin_expect(__atomic_load_n(&event->reserved,
-					     __ATOMIC_RELAXED) != 0, 0))
+	if (ust__tb_gated(event))
 		gated_event_write(event, segs, nr_segs, payload_size, ip);
-	/* Relaxed: a hint, see threadbuf.h. */
-	else if (!__atomic_load_n(&ust__tb_quick, __ATOMIC_RELAXED) ||
-		 !quick_write(event, segs, nr_segs, payload_size))
-		default_write(event, segs, nr_segs, payload_size, ip);
+	else if (__builtin_expect(!ust__tb_try_quick(event, segs, nr_segs,
+						     payload_size), 0))
+		plain_event_write(event, segs, nr_segs, payload_size, ip);
 }
 
 /*
