@@ -123,15 +123,13 @@ struct kstream {
 	bool write_failed;
 	bool seq_force;		/* write the next packet even when empty */
 	const uint8_t *uuid;	/* in its packets; NULL: the trace's */
-	/* --flight (flight.c): sub-buffers read past a snapshot's cut */
-	void **carry;
-	size_t nr_carry, cap_carry;
-	uint64_t written_upto;	/* events up to it are in a snapshot */
-	/* the live passes (merge.c): sub-buffers read, records not converted */
+	/* merge.c: sub-buffers read whose records are not all converted
+	 * (after a pass's or a snapshot's cut) */
 	struct kbuffer *kb;	/* held[held_head], when held_loaded */
 	void **held;
 	size_t held_head, nr_held, cap_held;
 	bool held_loaded;
+	bool missed_ignored;	/* the next sub-buffer's losses are not ours */
 	void *rec;		/* the next record to convert, or NULL */
 	uint64_t rec_ts;
 };
@@ -317,6 +315,16 @@ void kd_streams_end(struct kerneld *kd, uint64_t ts);
 /* merge.c: the live passes, every CPU's records in time order */
 int kd_merge_open(struct kerneld *kd, struct kstream *s);
 void kd_merge_close(struct kstream *s);
+/*
+ * Read CPU `s->cpu`'s ring until it is empty, or one ring's worth (so
+ * that a busy CPU does not starve the others), into its held list.
+ * Returns the number of sub-buffers read; *full when it stopped at the
+ * ring's worth.
+ */
+long kd_merge_read(struct kerneld *kd, struct kstream *s, bool *full);
+/* Convert the held records up to `cut` of the `n` streams, merged by time. */
+void kd_merge_convert(struct kerneld *kd, struct kstream *streams, unsigned int n,
+		      uint64_t cut);
 /*
  * Read every ring, convert the records up to `cut` (UINT64_MAX: all),
  * write the packets; returns the number of sub-buffers read.

@@ -24,6 +24,10 @@
  *
  * Memory: what a pass reads (at most one ring's worth per CPU, as
  * before) and the records between the cut and the reads.
+ *
+ * A flight recorder's snapshot (flight.c) reads and converts the same
+ * way, up to its cut, into streams of its own; what it read after the
+ * cut stays held for the next snapshot.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -78,13 +82,7 @@ static int held_room(struct kstream *s)
 	return 0;
 }
 
-/*
- * Read CPU `s->cpu`'s ring until it is empty, or one ring's worth (so
- * that a busy CPU does not starve the others), into its held list.
- * Returns the number of sub-buffers read; *full when it stopped at the
- * ring's worth.
- */
-static long read_ring(struct kerneld *kd, struct kstream *s, bool *full)
+long kd_merge_read(struct kerneld *kd, struct kstream *s, bool *full)
 {
 	long max = (long)(kd->opts.buffer_kb * 1024 / kd->page_size) + 1, pages = 0;
 	void *page = NULL;
@@ -115,6 +113,10 @@ static void count_missed(struct kerneld *kd, struct kstream *s)
 	int missed = kbuffer_missed_events(s->kb);
 	uint64_t lost;
 
+	if (s->missed_ignored) {
+		s->missed_ignored = false;
+		return;
+	}
 	if (!missed)
 		return;
 	/* The losses come between two packets: the open one (events
@@ -177,11 +179,11 @@ static void convert_rec(struct kerneld *kd, struct kstream *s)
 }
 
 /*
- * Convert every held record up to `cut`, all CPUs merged by timestamp:
- * the CPU with the earliest record converts its records up to the next
+ * The CPU with the earliest record converts its records up to the next
  * CPU's earliest (a run), then the choice is made again.
  */
-static void convert_upto(struct kerneld *kd, uint64_t cut)
+void kd_merge_convert(struct kerneld *kd, struct kstream *streams, unsigned int n,
+		      uint64_t cut)
 {
 	struct kstream *best, *s;
 	uint64_t limit;
@@ -190,8 +192,8 @@ static void convert_upto(struct kerneld *kd, uint64_t cut)
 	for (;;) {
 		best = NULL;
 		limit = cut;
-		for (i = 0; i < kd->nr_cpus; i++) {
-			s = &kd->streams[i];
+		for (i = 0; i < n; i++) {
+			s = &streams[i];
 			if (!peek(kd, s) || s->rec_ts > cut)
 				continue;
 			if (!best || s->rec_ts < best->rec_ts) {
@@ -224,7 +226,7 @@ uint64_t kd_merge_pass(struct kerneld *kd, uint64_t cut)
 	for (i = 0; i < kd->nr_cpus; i++) {
 		struct kstream *s = &kd->streams[i];
 
-		pages += (uint64_t)read_ring(kd, s, &full);
+		pages += (uint64_t)kd_merge_read(kd, s, &full);
 		/* Records before the cut may still be in this ring: the cut
 		 * moves back to the last sub-buffer read. */
 		if (full && s->nr_held > s->held_head) {
@@ -235,7 +237,7 @@ uint64_t kd_merge_pass(struct kerneld *kd, uint64_t cut)
 				cut = last;
 		}
 	}
-	convert_upto(kd, cut);
+	kd_merge_convert(kd, kd->streams, kd->nr_cpus, cut);
 	for (i = 0; i < kd->nr_cpus; i++)
 		kd_packet_flush(kd, &kd->streams[i]);
 	return pages;

@@ -33,8 +33,8 @@ cmp -s "$WORK/ust.txt" "$WORK/bt.txt" ||
 for tid in $(echo "$TIDS" | tr , ' '); do
 	grep -q "{ tid = $tid, pid = $PID }" "$WORK/ust.txt" ||
 		fail "ust view: no event of thread $tid in process $PID"
-	! grep -q "{ tid = $tid, pid = [0-9]* }" "$WORK/ust.txt" ||
-		grep "{ tid = $tid, pid = [0-9]* }" "$WORK/ust.txt" | grep -qv "pid = $PID }" &&
-		fail "ust view: thread $tid in another process: $(grep "{ tid = $tid, pid = " "$WORK/ust.txt" | grep -v "pid = $PID }" | head -1)"
 done
+other=$(grep -E "\{ tid = ($(echo "$TIDS" | tr , '|')), pid = [0-9]+ \}" "$WORK/ust.txt" |
+	grep -v "pid = $PID }" | head -n 1)
+[ -z "$other" ] || fail "ust view: a thread of process $PID in another: $other"
 exit 0
