@@ -105,14 +105,26 @@ def gaps(path, tids):
 def process_threads(path, pid):
     """The threads of process `pid`: itself and the threads it made
     (sched_process_fork with child_pid = pid; a sanitizer's runtime adds
-    one of its own)."""
+    one of its own).  Each of their events says `pid` in its pid
+    context, and no other thread's does (the bridge's thread table)."""
     import bt2
-    tids = {pid}
+    made = {pid}
+    said = {}
     for m in bt2.TraceCollectionMessageIterator(path + "/kernel"):
-        if type(m) is bt2._EventMessageConst and m.event.name == "sched_process_fork" \
-                and int(m.event.payload_field["child_pid"]) == pid:
-            tids.add(int(m.event.payload_field["child_tid"]))
-    return tids
+        if type(m) is not bt2._EventMessageConst:
+            continue
+        ev = m.event
+        if ev.name == "sched_process_fork" and int(ev.payload_field["child_pid"]) == pid:
+            made.add(int(ev.payload_field["child_tid"]))
+        if not ev.name.startswith("lttng_statedump_"):
+            said.setdefault(int(ev.common_context_field["tid"]), set()).add(
+                int(ev.common_context_field["pid"]))
+    wrong = {t: sorted(p) for t, p in said.items()
+             if (t in made and p != {pid}) or (t not in made and pid in p)}
+    if wrong:
+        fail("process %d made threads %s; the pid context of these says "
+             "otherwise: %s" % (pid, sorted(made), wrong))
+    return made
 
 
 def main():
