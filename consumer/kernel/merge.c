@@ -54,6 +54,8 @@ void kd_merge_close(struct kstream *s)
 	free(s->held);
 	s->held = NULL;
 	s->held_head = s->nr_held = s->cap_held = 0;
+	s->held_loaded = false;
+	s->rec = NULL;
 	if (s->kb)
 		kbuffer_free(s->kb);
 	s->kb = NULL;
