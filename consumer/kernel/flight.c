@@ -32,7 +32,6 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-
 #include "kerneld.h"
 #include "common/safepath.h"
 #include "ctf/format.h"

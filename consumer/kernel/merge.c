@@ -124,8 +124,10 @@ static void count_missed(struct kerneld *kd, struct kstream *s)
 	/* The losses come between two packets: the open one (events
 	 * before them) is written with the count it had. */
 	kd_packet_flush(kd, s);
-	if (missed > 0) {
-		s->discarded += (uint64_t)missed;
+	if (missed > 0 || kd->opts.flight) {
+		/* A flight ring overwrites all along: its counters count
+		 * what no snapshot wanted, so -1 is one loss at least. */
+		s->discarded += missed > 0 ? (uint64_t)missed : 1;
 		return;
 	}
 	/* -1: events were lost, the sub-buffer has no room for how many;
