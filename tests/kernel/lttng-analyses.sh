@@ -25,6 +25,7 @@ for try in $(seq $TRIES); do
 		fail "kernel events lost: $(cat "$WORK/err")"
 	T=$(sed -n 's/^tid=//p' "$WORK/out") R=$(sed -n 's/^receiver=//p' "$WORK/out")
 	/usr/bin/python3 "$check" --gaps "$WORK/t" "$T" "$R" >"$WORK/gaps" && break
+	echo "recording $try: $(cat "$WORK/gaps")"
 	[ $try = $TRIES ] || [ "$(date +%s)" -ge $deadline ] &&
 		skip "the kernel dropped sched_switch events of the traced threads in $try recordings: $(cat "$WORK/gaps")"
 done
