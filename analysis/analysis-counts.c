@@ -18,7 +18,7 @@
 /* ---- events per type ---- */
 
 struct name_count {
-	const char *name;
+	const char *name;	/* first (report_name_index()) */
 	uint64_t count;
 };
 
@@ -42,13 +42,8 @@ static int events_classify(void *a, const struct rd_trace *t,
 
 	(void)t;
 	(void)fields;
-	for (i = 0; i < e->nr; i++) {
-		if (!strcmp(e->v[i].name, ec->name))
-			return (int)i + 1;
-	}
-	e->v = report_realloc(e->v, e->nr + 1, sizeof(*e->v));
-	e->v[e->nr] = (struct name_count){ ec->name, 0 };
-	return (int)++e->nr;
+	e->v = report_name_index(e->v, &e->nr, sizeof(*e->v), ec->name, &i);
+	return (int)i + 1;
 }
 
 static void events_event(void *a, struct report_ctx *c, const struct rd_msg *m,

@@ -21,7 +21,7 @@
 #include "tasks.h"
 
 struct syscall_stats {
-	const char *name;	/* without the prefix */
+	const char *name;	/* without the prefix; first (report_name_index()) */
 	struct latency lat;	/* of every call */
 };
 
@@ -46,13 +46,8 @@ static int call_index(struct syscalls *s, const char *name)
 {
 	size_t i;
 
-	for (i = 0; i < s->nr_calls; i++) {
-		if (!strcmp(s->calls[i].name, name))
-			return (int)i;
-	}
-	s->calls = report_realloc(s->calls, s->nr_calls + 1, sizeof(*s->calls));
-	s->calls[s->nr_calls] = (struct syscall_stats){ .name = name };
-	return (int)s->nr_calls++;
+	s->calls = report_name_index(s->calls, &s->nr_calls, sizeof(*s->calls), name, &i);
+	return (int)i;
 }
 
 /* Tags: 2i + 1 for the entry of call i, 2i + 2 for its exit. */

@@ -144,3 +144,22 @@ void *report_realloc(void *p, size_t nmemb, size_t size)
 		out_of_memory();
 	return p;
 }
+
+void *report_name_index(void *v, size_t *nr, size_t size, const char *name,
+			size_t *index)
+{
+	char *elems = v;
+	size_t i;
+
+	for (i = 0; i < *nr; i++) {
+		if (!strcmp(*(const char **)(elems + i * size), name)) {
+			*index = i;
+			return v;
+		}
+	}
+	elems = report_realloc(v, *nr + 1, size);
+	memset(elems + i * size, 0, size);
+	*(const char **)(elems + i * size) = name;
+	*index = (*nr)++;
+	return elems;
+}

@@ -132,5 +132,13 @@ bool export_keep(const struct report_ctx *c, int64_t tid, int64_t begin,
 void *report_zalloc(size_t size);
 /* p resized to nmemb elements of `size` bytes; aborts like report_zalloc(). */
 void *report_realloc(void *p, size_t nmemb, size_t size);
+/*
+ * The place of `name` in array `v` of *nr elements of `size` bytes that
+ * each begin with their name (a const char *), into *index.  A name not
+ * there yet gets a new zeroed element holding it, at the end (*nr grows).
+ * Returns the array, which may have moved (as with report_realloc()).
+ */
+void *report_name_index(void *v, size_t *nr, size_t size, const char *name,
+			size_t *index);
 
 #endif /* UST_ANALYSIS_ANALYSIS_H */

@@ -206,20 +206,17 @@ static void *kmodel_create(struct report_ctx *c)
 
 static int call_index(struct kmodel *m, const char *name)
 {
-	size_t i;
+	size_t nr = m->nr_calls, i, r;
 
-	for (i = 0; i < m->nr_calls; i++) {
-		if (!strcmp(m->calls[i].name, name))
-			return (int)i;
+	m->calls = report_name_index(m->calls, &m->nr_calls, sizeof(*m->calls), name, &i);
+	if (m->nr_calls == nr)
+		return (int)i;
+	m->calls[i].kind = K_OTHER;
+	for (r = 0; r < sizeof(call_rules) / sizeof(*call_rules); r++) {
+		if (!strcmp(call_rules[r].name, name))
+			m->calls[i].kind = call_rules[r].kind;
 	}
-	m->calls = report_realloc(m->calls, m->nr_calls + 1, sizeof(*m->calls));
-	m->calls[m->nr_calls].name = name;
-	m->calls[m->nr_calls].kind = K_OTHER;
-	for (i = 0; i < sizeof(call_rules) / sizeof(*call_rules); i++) {
-		if (!strcmp(call_rules[i].name, name))
-			m->calls[m->nr_calls].kind = call_rules[i].kind;
-	}
-	return (int)m->nr_calls++;
+	return (int)i;
 }
 
 const char *kmodel_call_name(const struct kmodel *m, int call)

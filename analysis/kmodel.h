@@ -166,7 +166,7 @@ struct km_iface {
 
 /* A system call name, and what it does to files. */
 struct km_call {
-	const char *name;
+	const char *name;	/* first (report_name_index()) */
 	int kind;		/* enum km_call_kind (kmodel.c) */
 };
 

@@ -4,7 +4,8 @@
 # `ust report` over a large kernel trace.
 # SPDX-License-Identifier: GPL-2.0-only
 #
-#   bench/kernel-run.sh [--reps N] [--events N] [--capture|--report] [BUILD_DIR]
+#   bench/kernel-run.sh [--reps N] [--events N] [--capture|--report]
+#                       [--bridge-b KERNELD] [BUILD_DIR]
 #
 # Needs root (kernel tracing).  BUILD_DIR is a configured and built tree
 # (default: ../_build next to this directory); the script builds
@@ -38,6 +39,9 @@
 #                 events, sched, irq, block, net; the default scope: the
 #                 command's process tree, with its scheduling context),
 #                 8 MiB ring per CPU, the bridge at nice -10 (its default)
+#   ust-pid-b     with --bridge-b KERNELD only: ust-pid with that
+#                 ust-kerneld (another build of the bridge: an A/B of
+#                 the conversion in the same run)
 #   ust-pid-n0    the same with the bridge at nice 0 (UST_KERNELD_NICE=0)
 #   ust-all       ust record --kernel-all (the same set, every process)
 #   ust-raw       ust record --kernel-all --kernel='raw_syscalls:*' (the
@@ -47,16 +51,18 @@
 #   perf-8M       the same with -m 8M (the ring ust uses)
 #   trace-cmd     trace-cmd record -C x86-tsc -B ustbench -e raw_syscalls
 #                 (tried once; under kernel lockdown it cannot start)
-# It prints medians and min-max of each figure.
+# It prints medians and min-max of each figure; measurement 2 also the
+# CPU seconds (user + system) of `ust record` and its bridge.
 set -eu
 
-reps=5 events=10000000 capture=1 report=1
+reps=5 events=10000000 capture=1 report=1 bridge_b=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--reps) reps=$2; shift 2 ;;
 	--events) events=$2; shift 2 ;;
 	--capture) report= ; shift ;;
 	--report) capture= ; shift ;;
+	--bridge-b) bridge_b=$2; shift 2 ;;
 	-h|--help) sed -n '2,/^set -eu/p' "$0" | sed 's/^# \{0,1\}//;/^set -eu/d'; exit 0 ;;
 	*) break ;;
 	esac
@@ -64,7 +70,9 @@ done
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "${1:-$here/../_build}" && pwd)
 [ "$(id -u)" = 0 ] || { echo "kernel-run.sh: kernel tracing needs root" >&2; exit 1; }
-[ -z "$report" ] || [ -x /usr/bin/time ] || { echo "kernel-run.sh: needs /usr/bin/time" >&2; exit 1; }
+[ -x /usr/bin/time ] || { echo "kernel-run.sh: needs /usr/bin/time" >&2; exit 1; }
+[ -z "$bridge_b" ] || [ -x "$bridge_b" ] ||
+	{ echo "kernel-run.sh: --bridge-b $bridge_b: not an executable" >&2; exit 1; }
 
 make -s -C "$build/bench" kernel-load >/dev/null
 LOAD="$build/bench/kernel-load"
@@ -77,25 +85,29 @@ trap 'rm -rf "$tmp"' EXIT
 field() { sed -n "s/.*$1=\([0-9.]*\).*/\1/p" "$2" | head -n 1; }
 
 # run CONFIG THREADS CALLS [RATE]: the workload under CONFIG; writes
-# "ns_per_call seconds captured lost bytes" to stdout.
+# "ns_per_call seconds captured lost bytes cpu" to stdout (cpu: seconds
+# of `ust record` and its bridge, 0 for the others).
 run() {
 	cfg=$1 thr=$2 calls=$3 rate=${4:-}
 	rm -rf "$tmp/out" "$tmp/perf.data"
-	captured=0 lost=0 bytes=0
+	captured=0 lost=0 bytes=0 cpu=0
 	case $cfg in
 	none)
 		"$LOAD" "$thr" "$calls" $rate >"$tmp/load" ;;
 	ust-*)
-		nice=
+		nice= kd=$UST_KERNELD
 		case $cfg in
 		ust-pid) opt=--kernel ;;
+		ust-pid-b) opt=--kernel kd=$bridge_b ;;
 		ust-pid-n0) opt=--kernel nice=0 ;;
 		ust-all) opt=--kernel-all ;;
 		ust-raw) opt='--kernel-all --kernel=raw_syscalls:*' ;;
 		esac
 		# shellcheck disable=SC2086
-		UST_KERNELD_NICE=$nice "$UST" record -o "$tmp/out" $opt -- "$LOAD" "$thr" "$calls" $rate \
+		UST_KERNELD=$kd UST_KERNELD_NICE=$nice /usr/bin/time -f '%U %S' -o "$tmp/cpu" \
+			"$UST" record -o "$tmp/out" $opt -- "$LOAD" "$thr" "$calls" $rate \
 			>"$tmp/load" 2>"$tmp/err"
+		cpu=$(tail -n 1 "$tmp/cpu" | awk '{printf "%.2f", $1 + $2}')
 		captured=$(sed -n 's/.*kernel trace .*: \([0-9]*\) events, \([0-9]*\) lost/\1/p' "$tmp/err")
 		lost=$(sed -n 's/.*kernel trace .*: \([0-9]*\) events, \([0-9]*\) lost/\2/p' "$tmp/err")
 		bytes=$(du -sb "$tmp/out/kernel" | cut -f1) ;;
@@ -111,12 +123,12 @@ run() {
 		[ -n "$lost" ] || lost=0
 		bytes=$(stat -c %s "$tmp/perf.data") ;;
 	esac
-	echo "$(field ns_per_call "$tmp/load") $(field seconds "$tmp/load") ${captured:-0} ${lost:-0} $bytes"
+	echo "$(field ns_per_call "$tmp/load") $(field seconds "$tmp/load") ${captured:-0} ${lost:-0} $bytes $cpu"
 }
 
 median() { sort -n | awk '{v[NR]=$1} END {if (NR) printf "%s (%s-%s)", v[int((NR+1)/2)], v[1], v[NR]}'; }
 
-configs="none ust-pid ust-pid-n0 ust-all ust-raw perf perf-8M"
+configs="none ust-pid${bridge_b:+ ust-pid-b} ust-pid-n0 ust-all ust-raw perf perf-8M"
 # per-thread calls per second of measurement 3
 rates="250000 500000 750000 1000000 1250000 1500000 2000000"
 
@@ -145,7 +157,8 @@ capture_figures() {
 	done
 
 	printf '\n2. events per second (%s threads x 2e6 calls): captured / workload wall time\n' "$(nproc)"
-	printf '%-12s %-30s %-22s %s\n' config "Mevents/s" "lost (median; max)" "bytes/event"
+	printf '%-12s %-30s %-22s %-12s %s\n' config "Mevents/s" "lost (median; max)" "bytes/event" \
+		"ust CPU s"
 	for c in $configs; do
 		[ "$c" = none ] && continue
 		awk '{ if ($2 > 0) printf "%.2f %s %s\n", $3 / $2 / 1e6, $4, ($3 ? $5 / $3 : 0) }' \
@@ -154,7 +167,8 @@ capture_figures() {
 		lostm=$(cut -d' ' -f2 "$tmp/r.$c" | median | cut -d' ' -f1)
 		lostx=$(cut -d' ' -f2 "$tmp/r.$c" | sort -n | tail -n 1)
 		bpe=$(cut -d' ' -f3 "$tmp/r.$c" | awk '{printf "%.0f\n", $1}' | median | cut -d' ' -f1)
-		printf '%-12s %-30s %-22s %s\n' "$c" "$rate" "$lostm; $lostx" "$bpe"
+		cpu=$(cut -d' ' -f6 "$tmp/rate.$c" | median)
+		printf '%-12s %-30s %-22s %-12s %s\n' "$c" "$rate" "$lostm; $lostx" "$bpe" "$cpu"
 	done
 
 	printf '\n3. paced, ust-pid (%s threads, 2 s per step): events captured per second, lost\n' "$(nproc)"

@@ -12,6 +12,10 @@
 #include <popt.h>
 #include <stdio.h>
 
+/* The -h/--help entry of every command's option table, popt giving `val`. */
+#define CLI_OPTION_HELP(val) \
+	{ "help", 'h', POPT_ARG_NONE, NULL, (val), "show this help", NULL }
+
 /*
  * The help page of command `prog`: its usage line (`usage` after the
  * command), popt's list of `options`, then `text` (may be NULL).

@@ -50,7 +50,7 @@ struct ctl_args {
 enum ctl_opt { OPT_HELP = 1 };
 
 static const struct poptOption ctl_options[] = {
-	{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, "show this help", NULL },
+	CLI_OPTION_HELP(OPT_HELP),
 	POPT_TABLEEND
 };
 

@@ -73,7 +73,7 @@ static const struct poptOption export_options[] = {
 	  "(e.g. 10us; ns, us, ms or s); instant events are left out", "D" },
 	{ "force", '\0', POPT_ARG_NONE, NULL, OPT_FORCE,
 	  "write a chrome file even larger than trace viewers open", NULL },
-	{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, "show this help", NULL },
+	CLI_OPTION_HELP(OPT_HELP),
 	POPT_TABLEEND
 };
 

@@ -29,7 +29,7 @@
 enum list_opt { OPT_HELP = 1 };
 
 static const struct poptOption list_options[] = {
-	{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, "show this help", NULL },
+	CLI_OPTION_HELP(OPT_HELP),
 	POPT_TABLEEND
 };
 

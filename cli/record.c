@@ -168,8 +168,7 @@ static const struct poptOption record_options[] = {
 	  "a viewer may see events (default 1s; us, ms or s)", "TIMER" },
 	{ "session", '\0', POPT_ARG_STRING, NULL, OPT_SESSION,
 	  "with --relayd: the relay session's name (default: CMD-PID)", "NAME" },
-	{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP,
-	  "show this help", NULL },
+	CLI_OPTION_HELP(OPT_HELP),
 	POPT_TABLEEND
 };
 

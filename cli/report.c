@@ -63,8 +63,7 @@ static void build_options(void)
 	n += REPORT_KERNEL_NR_OPTIONS;
 	report_options[n++] = (struct poptOption){ "clock-gmt", '\0', POPT_ARG_NONE,
 		NULL, OPT_GMT, "print times in UTC instead of local time", NULL };
-	report_options[n++] = (struct poptOption){ "help", 'h', POPT_ARG_NONE,
-		NULL, OPT_HELP, "show this help", NULL };
+	report_options[n++] = (struct poptOption)CLI_OPTION_HELP(OPT_HELP);
 }
 
 void cli_report_help(FILE *out)

@@ -49,7 +49,7 @@ static struct poptOption *snapshot_table(struct snapshot_opts *o)
 		  "word in the snapshot's name (default: manual)", "TEXT" },
 		{ "timeout", 0, POPT_ARG_INT, &o->timeout, 0,
 		  "give up after SECONDS without an answer (default 10)", "SECONDS" },
-		{ "help", 'h', POPT_ARG_NONE, NULL, 'h', "show this help", NULL },
+		CLI_OPTION_HELP('h'),
 		POPT_TABLEEND
 	};
 

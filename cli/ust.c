@@ -45,7 +45,7 @@ enum ust_opt {
 };
 
 static const struct poptOption ust_options[] = {
-	{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, "show this help", NULL },
+	CLI_OPTION_HELP(OPT_HELP),
 	{ "version", 'V', POPT_ARG_NONE, NULL, OPT_VERSION,
 	  "show the version", NULL },
 	POPT_TABLEEND

@@ -49,7 +49,7 @@ static const struct poptOption view_options[] = {
 	  "follow the traces while they are written (ust record or UST_TRACE), "
 	  "in time order, until the session ends; or, instead of DIR, a live "
 	  "session on lttng-relayd: net://RELAY[:PORT]/host/HOSTNAME/SESSION", NULL },
-	{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, "show this help", NULL },
+	CLI_OPTION_HELP(OPT_HELP),
 	POPT_TABLEEND
 };
 

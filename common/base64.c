@@ -3,6 +3,8 @@
  *
  * SPDX-License-Identifier: LGPL-2.1-only
  */
+#include <string.h>
+
 #include "common/base64.h"
 
 static const char alphabet[] =
@@ -32,16 +34,12 @@ void ust__base64_encode(const uint8_t *in, size_t n, char *out)
 	*out = '\0';
 }
 
-/* The 6 bits of `c`, or -1. */
+/* The 6 bits of `c` (its place in the alphabet), or -1. */
 static int sextet(char c)
 {
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	return c == '+' ? 62 : c == '/' ? 63 : -1;
+	const char *at = c ? strchr(alphabet, c) : NULL;
+
+	return at ? (int)(at - alphabet) : -1;
 }
 
 long ust__base64_decode(const char *in, size_t len, uint8_t *out)

@@ -24,6 +24,18 @@ int ust__parse_pid(const char *text, pid_t *pid);
 /* A duration: an integer with ns (the default), us, ms or s. */
 int ust__parse_duration_ns(const char *text, uint64_t *out);
 
+/* The value of hexadecimal digit `c` (either case), else -1. */
+static inline int ust__hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 static inline int ust__is_pow2(uint64_t v)
 {
 	return v && !(v & (v - 1));

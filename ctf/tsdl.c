@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/parse.h"
 #include "ctf/tsdl.h"
 
 static const char tsdl_prelude[] =
@@ -129,17 +130,6 @@ void ctf_uuid_format(const uint8_t u[16], char out[37])
 		 u[10], u[11], u[12], u[13], u[14], u[15]);
 }
 
-static int hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int ctf_uuid_parse(const char *text, uint8_t u[16])
 {
 	int i, n = 0;
@@ -152,8 +142,8 @@ int ctf_uuid_parse(const char *text, uint8_t u[16])
 				return -EINVAL;
 			continue;
 		}
-		hi = hex_value(text[i]);
-		lo = hi < 0 ? -1 : hex_value(text[++i]);
+		hi = ust__hex_digit(text[i]);
+		lo = hi < 0 ? -1 : ust__hex_digit(text[++i]);
 		if (lo < 0)
 			return -EINVAL;
 		u[n++] = (uint8_t)(hi << 4 | lo);

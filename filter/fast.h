@@ -166,4 +166,77 @@ static inline bool ust_filter_str_prefix_keeps(const struct ust_filter_fast *fas
 	return ust_filter_str_ends(s, rest, segs, nr_segs, i);
 }
 
+/*
+ * Strings not measured yet (UST_SEG_CSTR, ust_event_write_gated_ip()):
+ * the STR_MATCH shape decides on the string itself, reading none of its
+ * bytes past its NUL.
+ */
+
+/*
+ * Does the NUL-terminated `s` begin with the `n` bytes at `head` (no NUL
+ * among them)?  Byte by byte, with no call: the loop stops at the first
+ * difference, at s's NUL at the latest (head has none, it differs).
+ */
+static inline bool ust_filter_cstr_starts(const char *s, const uint8_t *head, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if ((uint8_t)s[i] != head[i])
+			return false;
+	return true;
+}
+
+/*
+ * The string a STR_MATCH shape reads, when it begins a segment not
+ * measured yet; NULL when its field is not such a string (the caller
+ * measures the segments and runs the program as usual).  A segment not
+ * measured ends the walk to the field: a field inside or after it is
+ * not found here.
+ */
+static inline const char *ust_filter_cstr_field(const struct ust_filter_fast *fast,
+						const struct ust_seg *segs,
+						unsigned int nr_segs)
+{
+	uint64_t in = fast->offset;
+	unsigned int i = ust_filter_seg_of(segs, nr_segs, &in);
+
+	if (i == nr_segs || in || segs[i].len != UST_SEG_CSTR)
+		return NULL;
+	return (const char *)segs[i].ptr;
+}
+
+/*
+ * The STR_MATCH shape whose pattern is a prefix and a star
+ * (fast->prefix) on a string not measured: 1 to record, 0 to discard,
+ * -1 when ust_filter_cstr_field() does not find it.  No call: libust's
+ * gated path for probes with strings runs it inline.
+ */
+static inline int ust_filter_cstr_prefix_keeps(const struct ust_filter_fast *fast,
+					       const struct ust_seg *segs,
+					       unsigned int nr_segs)
+{
+	const char *s = ust_filter_cstr_field(fast, segs, nr_segs);
+
+	if (!s)
+		return -1;
+	return ust_filter_cstr_starts(s, fast->pattern.bytes, fast->pattern.head) !=
+	       (bool)fast->op;
+}
+
+/* Any STR_MATCH shape on a string not measured: as ust_filter_cstr_prefix_keeps(). */
+static inline int ust_filter_str_cstr_keeps(const struct ust_filter_fast *fast,
+					    const struct ust_seg *segs,
+					    unsigned int nr_segs)
+{
+	const char *s;
+
+	if (fast->prefix)
+		return ust_filter_cstr_prefix_keeps(fast, segs, nr_segs);
+	s = ust_filter_cstr_field(fast, segs, nr_segs);
+	if (!s)
+		return -1;
+	return ust_filter_pattern_match_cstr(&fast->pattern, s) != (bool)fast->op;
+}
+
 #endif /* UST_FILTER_FAST_H */

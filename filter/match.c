@@ -77,6 +77,39 @@ int ust_filter_pattern_match(const struct ust_filter_pattern *p, const char *s,
 	return 1;
 }
 
+/*
+ * A pattern that ends with a star ("GET *", "*zz*") needs no length:
+ * its first piece is compared byte by byte, which stops at the string's
+ * NUL at the latest (a piece holds no NUL), and each other piece is
+ * found with strstr(), which reads no further than the NUL either; each
+ * of those pieces is a C string, the star after it being a NUL byte of
+ * the pattern.  Any other pattern measures the string first.
+ */
+int ust_filter_pattern_match_cstr(const struct ust_filter_pattern *p,
+				  const char *s)
+{
+	const char *end = (const char *)p->bytes + p->len;
+	const char *piece;
+	size_t len;
+
+	if (!p->star || p->tail_at != p->len)
+		return ust_filter_pattern_match(p, s, strlen(s));
+	if (strncmp(s, (const char *)p->bytes, p->head))
+		return 0;
+	s += p->head;
+	for (piece = (const char *)p->bytes + p->head + 1; piece < end;
+	     piece += len + 1) {
+		len = strlen(piece);
+		if (len) {
+			s = strstr(s, piece);
+			if (!s)
+				return 0;
+			s += len;
+		}
+	}
+	return 1;
+}
+
 int ust_filter_match(const char *s, size_t n, const uint8_t *pat,
 		     size_t patlen)
 {

@@ -49,6 +49,12 @@ void ust_filter_pattern_prepare(struct ust_filter_pattern *p,
 				const uint8_t *pat, size_t len);
 int ust_filter_pattern_match(const struct ust_filter_pattern *p, const char *s,
 			     size_t n);
+/*
+ * The same on the NUL-terminated `s`, not measured: reads none of its
+ * bytes past its NUL (a pattern that ends with a star needs no length).
+ */
+int ust_filter_pattern_match_cstr(const struct ust_filter_pattern *p,
+				  const char *s);
 
 struct ust_filter_fast {
 	uint8_t shape;		/* enum ust_filter_shape */

@@ -24,11 +24,11 @@
  * `ip` context, when the recording has it): what babeltrace2's
  * debug-info filter and Trace Compass resolve.
  *
- * The compact layout in a per-thread buffer has a path of its own: the
- * thread's writer (threadbuf.h) takes a 4-byte header and the offset,
- * or the header alone, and commits; anything else (a new packet, an
- * extended header, a per-CPU buffer, a filter on the event, the function
- * filters of funcfilter.c) goes through the general path.
+ * The compact layout in a per-thread buffer takes the quick path of
+ * threadbuf.h: the offset (or nothing), a 4-byte header, one commit (an
+ * extended header after a long pause); anything else (a new packet, a
+ * per-CPU buffer, a filter on the event, the function filters of
+ * funcfilter.c) goes through the general path.
  */
 #include <link.h>
 #include <stdint.h>
@@ -147,7 +147,6 @@ UST_EXPORT void ust_functions_start(void)
 	if (__atomic_exchange_n(&ust__func.started, 1, __ATOMIC_RELAXED))
 		return;
 	ust__func.layout = layout;
-	ust__func.clock_kind = ust__config.clock_kind;
 	dl_iterate_phdr(program_baddr, &ust__func.base);
 	/* Ids first: the program's own providers come after ours. */
 	ust_provider_register(providers[layout]);
@@ -175,31 +174,39 @@ void ust__func_write(struct ust_event_desc *ev, const void *payload, size_t len,
 }
 
 /*
- * A compact record in the calling thread's buffer: its own quick path
- * when that is possible, else the general one (after giving the nesting
- * level back, which the general path takes again).
+ * A compact record in the calling thread's buffer: the quick path of
+ * threadbuf.h when that is possible, else the general one.
  */
 static inline __attribute__((always_inline))
 void compact_write(struct ust_event_desc *ev, const void *payload, size_t len,
 		   void *fn)
 {
-	/* The clock first: its latency overlaps the loads below. */
-	uint64_t ts = ust__clock_read(ust__func.clock_kind);
-	struct ust_tb_thread *t = &ust__tls_tb;
-	uint32_t level = ust__tb_enter(t);
-	struct ust_tb_writer *w = &t->w[0];
-
 	struct ust_seg seg = { payload, len };
 
-	/* Relaxed: the gate word, as in ringbuf.c's event_write(). */
-	if (__builtin_expect(level == 0 && w->ring && w->bare &&
-			     !__atomic_load_n(&ev->reserved, __ATOMIC_RELAXED) &&
-			     ust__tb_put_quick(w, ev->id, ts, &seg, len ? 1 : 0, len), 1)) {
-		ust__tb_leave(t, level);
+	if (__builtin_expect(!ust__tb_gated(ev) &&
+			     ust__tb_try_quick(ev, &seg, len ? 1 : 0, len), 1))
 		return;
-	}
-	ust__tb_leave(t, level);
 	ust__func_write(ev, payload, len, fn);
+}
+
+/* compact_entry()'s general path: the offset by value, so that the quick
+ * path never takes its address. */
+static __attribute__((noinline))
+void compact_entry_general(uint32_t off, void *fn)
+{
+	ust__func_write(&ev_c_entry, &off, sizeof(off), fn);
+}
+
+/* ust_func:entry {offset}: compact_write() of a value. */
+static inline __attribute__((always_inline))
+void compact_entry(uint32_t off, void *fn)
+{
+	struct ust_seg seg = { &off, sizeof(off) };
+
+	if (__builtin_expect(!ust__tb_gated(&ev_c_entry) &&
+			     ust__tb_try_quick(&ev_c_entry, &seg, 1, sizeof(off)), 1))
+		return;
+	compact_entry_general(off, fn);
 }
 
 /* The payload of an entry record, whatever the layout. */
@@ -296,9 +303,7 @@ UST_EXPORT void ust_func_enter(void *fn, void *call_site)
 		return;
 	}
 	if (__builtin_expect(ust__func.layout == UST_FUNC_COMPACT && off <= UINT32_MAX, 1)) {
-		uint32_t o = (uint32_t)off;
-
-		compact_write(&ev_c_entry, &o, sizeof(o), fn);
+		compact_entry((uint32_t)off, fn);
 		return;
 	}
 	ust__func_record_entry(fn, call_site);

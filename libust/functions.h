@@ -25,7 +25,6 @@ struct ust_func_state {
 	struct ust_event_desc *exit;
 	uint64_t base;			/* the program's load address (compact) */
 	uint32_t layout;		/* enum ust_func_layout */
-	uint32_t clock_kind;		/* the session's (enum ust_clock_kind) */
 	uint32_t filters;		/* a filter of funcfilter.c is on */
 	int started;
 };

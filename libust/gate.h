@@ -104,12 +104,13 @@ enum ust__gate_verdict {
  * INT_K shape on a field of the first segment is decided here; another
  * program is left to the caller (UST_GATE_PREFIX, UST_GATE_RUN), out of
  * line, so that this path needs no stack frame; anything else is
- * UST_GATE_FULL.
+ * UST_GATE_FULL.  `cstr_segs`: some segments may be strings not
+ * measured yet (ust_event_write_gated_ip()).
  */
 static inline enum ust__gate_verdict
 ust__gate_quick(const struct ust_session *s, const struct ust_event_desc *ev,
 		const struct ust_seg *segs, unsigned int nr_segs,
-		const struct ust_filter **prog)
+		const struct ust_filter **prog, bool cstr_segs)
 {
 	uint32_t id = ev->id;
 	const struct ust__filter_set *set;
@@ -131,8 +132,9 @@ ust__gate_quick(const struct ust_session *s, const struct ust_event_desc *ev,
 	if (set->nr != 1 || set->ctx_needed)
 		return UST_GATE_FULL;
 	fast = &set->progs[0].fast;
+	/* A first segment not measured yet (UST_SEG_CSTR) is no field of it. */
 	if (fast->shape == UST_FILTER_SHAPE_INT_K && nr_segs &&
-	    fast->end <= segs[0].len)
+	    fast->end <= segs[0].len && !(cstr_segs && segs[0].len == UST_SEG_CSTR))
 		return ust_filter_int_k_keeps(fast, segs[0].ptr) ? UST_GATE_WRITE :
 								   UST_GATE_DROP;
 	*prog = &set->progs[0];

@@ -417,10 +417,11 @@ void default_write(struct ust_event_desc *event,
 }
 
 /*
- * The gated path of ust_event_write_ip(): the event has a filter or a
- * rate limit (gate.h).  Out of line, so that the others pay only the
- * test of their gate word.  A record the probe could not build
- * (UST_PAYLOAD_DROP) goes on to be counted lost.
+ * The plain path of ust_event_write_ip(), out of line: per-CPU buffers,
+ * and what the per-thread quick path leaves (a thread's first record, a
+ * new packet, a context, another clock); the gated paths below end here.
+ * A record the probe could not build (UST_PAYLOAD_DROP) goes on to be
+ * counted lost.
  */
 static __attribute__((noinline))
 void plain_event_write(struct ust_event_desc *event, const struct ust_seg *segs,
@@ -460,7 +461,12 @@ void gated_event_write_prefix(const struct ust_filter *prog,
 		plain_event_write(event, segs, nr_segs, payload_size, ip);
 }
 
-/* Only calls in tail position: no stack frame on the quick path. */
+/*
+ * The gated path of ust_event_write_ip(): the event has a filter or a
+ * rate limit (gate.h).  Out of line, so that the others pay only the
+ * test of their gate word.  Only calls in tail position: no stack frame
+ * on its own quick path.
+ */
 static __attribute__((noinline))
 void gated_event_write(struct ust_event_desc *event, const struct ust_seg *segs,
 		       unsigned int nr_segs, size_t payload_size, uint64_t ip)
@@ -476,7 +482,7 @@ void gated_event_write(struct ust_event_desc *event, const struct ust_seg *segs,
 		plain_event_write(event, segs, nr_segs, payload_size, ip);
 		return;
 	}
-	switch (ust__gate_quick(s, event, segs, nr_segs, &prog)) {
+	switch (ust__gate_quick(s, event, segs, nr_segs, &prog, false)) {
 	case UST_GATE_DROP:
 		return;
 	case UST_GATE_WRITE:
@@ -496,42 +502,136 @@ void gated_event_write(struct ust_event_desc *event, const struct ust_seg *segs,
 }
 
 /*
- * A per-thread session's quick path (threadbuf.h, ust__tb_quick): the
- * TSC first, then the thread's buffer at nesting level 0.  False when the
- * record needs the general path.
+ * The strings that probes left to measure (UST_SEG_CSTR), measured: their
+ * lengths go into `segs`, the payload's size is returned.
  */
-static inline __attribute__((always_inline))
-bool quick_write(struct ust_event_desc *event, const struct ust_seg *segs,
-		 unsigned int nr_segs, size_t payload_size)
+static size_t measure_strings(struct ust_seg *segs, unsigned int nr_segs,
+			      size_t known_size)
 {
-	uint64_t ts = __rdtsc();
-	struct ust_tb_thread *t = &ust__tls_tb;
-	uint32_t level = ust__tb_enter(t);
-	bool done = level == 0 && t->w[0].ring &&
-		    ust__tb_put_quick(&t->w[0], event->id, ts, segs, nr_segs,
-				      payload_size);
+	unsigned int i;
 
-	ust__tb_leave(t, level);
-	return done;
+	for (i = 0; i < nr_segs; i++) {
+		if (segs[i].len == UST_SEG_CSTR) {
+			segs[i].len = strlen((const char *)segs[i].ptr);
+			known_size += segs[i].len;
+		}
+	}
+	return known_size;
 }
 
-/* Both entry points: the gate word first, then the inlined plain path. */
+/*
+ * A record the gate keeps, its strings not measured yet: measure, write,
+ * in one function (one frame for both).
+ */
+static __attribute__((noinline))
+void cstr_event_write(struct ust_event_desc *event, struct ust_seg *segs,
+		      unsigned int nr_segs, size_t known_size, uint64_t ip)
+{
+	default_write(event, segs, nr_segs,
+		      measure_strings(segs, nr_segs, known_size), ip);
+}
+
+/* UST_GATE_FULL with strings not measured: ust__gate_pass() on the measured. */
+static __attribute__((noinline))
+void cstr_event_write_full(struct ust_session *s, struct ust_event_desc *event,
+			   struct ust_seg *segs, unsigned int nr_segs,
+			   size_t known_size, uint64_t ip)
+{
+	size_t size = measure_strings(segs, nr_segs, known_size);
+
+	if (ust__gate_pass(s, event, segs, nr_segs))
+		plain_event_write(event, segs, nr_segs, size, ip);
+}
+
+/*
+ * One program with strings not measured: a string against a pattern is
+ * decided on the string itself (filter/fast.h), the strings measured
+ * only when the record is kept; any other program runs on the measured
+ * segments.
+ */
+static __attribute__((noinline))
+void cstr_event_write_run(const struct ust_filter *prog,
+			  struct ust_event_desc *event, struct ust_seg *segs,
+			  unsigned int nr_segs, size_t known_size, uint64_t ip)
+{
+	int keep = -1;
+	size_t size;
+
+	if (prog->fast.shape == UST_FILTER_SHAPE_STR_MATCH)
+		keep = ust_filter_str_cstr_keeps(&prog->fast, segs, nr_segs);
+	if (keep == 0)
+		return;
+	size = measure_strings(segs, nr_segs, known_size);
+	if (keep > 0 || ust_filter_run(prog, segs, nr_segs, NULL))
+		plain_event_write(event, segs, nr_segs, size, ip);
+}
+
+/*
+ * What tpgen's probes with strings call when their event's gate word is
+ * set (<ust/tracepoint.h>): the filter first, on strings not measured.
+ * As gated_event_write(), only calls in tail position, but for a
+ * prefix, decided inline.
+ */
+UST_EXPORT
+void ust_event_write_gated_ip(struct ust_event_desc *event,
+			      struct ust_seg *segs, unsigned int nr_segs,
+			      size_t known_size, const void *ip)
+{
+	/* Acquire: as in default_write(), which loads it again. */
+	struct ust_session *s = __atomic_load_n(&ust__session_current,
+						__ATOMIC_ACQUIRE);
+	const struct ust_filter *prog = NULL;
+	int keep;
+
+	if (!s)
+		return;
+	if (known_size == UST_PAYLOAD_DROP) {
+		plain_event_write(event, segs, nr_segs, known_size, (uintptr_t)ip);
+		return;
+	}
+	switch (ust__gate_quick(s, event, segs, nr_segs, &prog, true)) {
+	case UST_GATE_DROP:
+		return;
+	case UST_GATE_WRITE:
+		cstr_event_write(event, segs, nr_segs, known_size, (uintptr_t)ip);
+		return;
+	case UST_GATE_PREFIX:
+		/* Decided here, with no call (filter/fast.h). */
+		keep = ust_filter_cstr_prefix_keeps(&prog->fast, segs, nr_segs);
+		if (!keep)
+			return;
+		if (keep > 0) {
+			cstr_event_write(event, segs, nr_segs, known_size,
+					 (uintptr_t)ip);
+			return;
+		}
+		/* fall through - the field is not a string this can read */
+	case UST_GATE_RUN:
+		cstr_event_write_run(prog, event, segs, nr_segs, known_size,
+				     (uintptr_t)ip);
+		return;
+	default:
+		cstr_event_write_full(s, event, segs, nr_segs, known_size,
+				      (uintptr_t)ip);
+		return;
+	}
+}
+
+/*
+ * Both entry points: the gated path for an event with a filter or a
+ * rate limit, else a per-thread session's quick path (threadbuf.h), else
+ * the plain path.  The other paths are out of line and reached by tail
+ * calls, so that the quick path needs no stack frame.
+ */
 static inline __attribute__((always_inline))
 void event_write(struct ust_event_desc *event, const struct ust_seg *segs,
 		 unsigned int nr_segs, size_t payload_size, uint64_t ip)
 {
-	/*
-	 * Relaxed: the gate word (include/ust/tracepoint.h), 0 unless the
-	 * event has a filter or rate limit; partners: the relaxed stores of
-	 * ust__gate_attach() and ust ctl's writes.
-	 */
-	if (__builtin_expect(__atomic_load_n(&event->reserved,
-					     __ATOMIC_RELAXED) != 0, 0))
+	if (ust__tb_gated(event))
 		gated_event_write(event, segs, nr_segs, payload_size, ip);
-	/* Relaxed: a hint, see threadbuf.h. */
-	else if (!__atomic_load_n(&ust__tb_quick, __ATOMIC_RELAXED) ||
-		 !quick_write(event, segs, nr_segs, payload_size))
-		default_write(event, segs, nr_segs, payload_size, ip);
+	else if (__builtin_expect(!ust__tb_try_quick(event, segs, nr_segs,
+						     payload_size), 0))
+		plain_event_write(event, segs, nr_segs, payload_size, ip);
 }
 
 /*

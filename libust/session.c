@@ -592,10 +592,6 @@ void ust__session_publish(struct ust_session *s)
 	 * acquire load (ringbuf.c, flight.c, registry.c).
 	 */
 	__atomic_store_n(&ust__session_current, s, __ATOMIC_RELEASE);
-	/* Relaxed: a hint (threadbuf.h); the thread's buffer is what counts. */
-	__atomic_store_n(&ust__tb_quick, s && s->chan[0].per_thread &&
-			 !s->chan[0].ctx_size && s->clock_kind == UST_CLOCK_TSC,
-			 __ATOMIC_RELAXED);
 	if (s) {
 		ust__registry_session_started(s);
 		ust__statedump_run();

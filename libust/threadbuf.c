@@ -39,7 +39,6 @@
 
 __thread struct ust_tb_thread ust__tls_tb
 	__attribute__((tls_model("initial-exec"), aligned(64)));
-uint32_t ust__tb_quick;
 
 #define TB_MAPS_MIN		64u
 
@@ -227,6 +226,7 @@ static void tb_thread_exit(void *arg)
 	ust__func_thread_exit();	/* the function filters' open calls */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, &old);
+	t->quick = 0;
 	tb_release(&t->w[UST_TBUF_ROLE_THREAD]);
 	tb_release(&t->w[UST_TBUF_ROLE_SIGNAL]);
 	t->armed = 0;
@@ -236,6 +236,52 @@ static void tb_thread_exit(void *arg)
 static void tb_key_create(void)
 {
 	tb_key_ok = pthread_key_create(&tb_exit_key, tb_thread_exit) == 0;
+}
+
+void ust__tb_quick_segs(uint32_t id, const struct ust_seg *segs,
+			unsigned int nr_segs, size_t size)
+{
+	struct ust_tb_thread *t = &ust__tls_tb;
+	struct ust_tb_writer *w = &t->w[0];
+	uint8_t *rec = w->ring + (w->pos & w->mask);
+	uint64_t ts = ust__clock_read(UST_CLOCK_TSC);
+	size_t hlen;
+
+	if (ts < w->last_ts)
+		ts = w->last_ts;	/* I4 */
+	hlen = ust__tb_header_size(id, ts, w->last_ts);
+	ust__tb_put_header(rec, id, ts, hlen);
+	ust__tb_put_segs(rec + hlen, segs, nr_segs);
+	w->records++;
+	ust__tb_quick_commit(t, w->pos + hlen + size, ts);
+}
+
+void ust__tb_quick_late(uint8_t *rec, uint32_t id, uint64_t ts, size_t size)
+{
+	struct ust_tb_thread *t = &ust__tls_tb;
+	struct ust_tb_writer *w = &t->w[0];
+	size_t hlen;
+
+	if (ts < w->last_ts)
+		ts = w->last_ts;	/* I4 */
+	hlen = ust__tb_header_size(id, ts, w->last_ts);
+	/* The payload went after a compact header; the quick path checked
+	 * that the record fits with an extended one. */
+	if (hlen != UST_EV_COMPACT_SIZE)
+		memmove(rec + hlen, rec + UST_EV_COMPACT_SIZE, size);
+	ust__tb_put_header(rec, id, ts, hlen);
+	ust__tb_quick_commit(t, w->pos + hlen + size, ts);
+}
+
+/*
+ * Whether the quick paths (threadbuf.h) may write the records of `ch`:
+ * the session's default channel, records without context, the TSC.
+ */
+static uint32_t tb_quick_ok(const struct ust_session *s,
+			    const struct ust_channel *ch)
+{
+	return ch == &s->chan[0] && ch->ctx_size == 0 &&
+	       s->clock_kind == UST_CLOCK_TSC;
 }
 
 /* Claim a buffer of `role` for the calling thread.  0, or -1. */
@@ -264,6 +310,8 @@ int ust__tb_claim(struct ust_session *s, struct ust_channel *ch,
 	tb_spin_unlock(&th->lock);
 	if (idx >= 0) {
 		tb_setup(s, ch, &t->w[role], &m, role, instance);
+		if (role == UST_TBUF_ROLE_THREAD)
+			t->quick = tb_quick_ok(s, ch);
 		if (!t->armed && tb_key_ok) {
 			/* The destructor runs at exit if the value is not NULL. */
 			pthread_setspecific(tb_exit_key, t);
@@ -418,6 +466,7 @@ void ust__threads_forget(void)
 {
 	struct ust_tb_thread *t = &ust__tls_tb;
 
+	t->quick = 0;
 	t->w[0].ring = NULL;
 	t->w[1].ring = NULL;
 	t->nest = 0;

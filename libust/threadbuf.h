@@ -29,6 +29,7 @@
 struct ust_tb_writer {
 	uint8_t *ring;			/* NULL: no buffer claimed yet */
 	struct ust_shm_tbuf *ctl;
+	/* These two in this order: ust__tb_publish() stores them as a pair. */
 	uint64_t pos;			/* committed position (commit.offset's value) */
 	uint64_t last_ts;		/* of the last record or packet start (I4) */
 	uint64_t room;			/* where the open packet's sub-buffer ends */
@@ -39,11 +40,29 @@ struct ust_tb_writer {
 	uint32_t bare;			/* records carry no context: functions.c's path */
 };
 
+/*
+ * `quick` and `nest` share one word, so that the quick paths test both
+ * with one compare against UST_TB_QUICK_IDLE (ust__tb_quick_enter()).
+ */
 struct ust_tb_thread {
-	uint32_t nest;			/* records this thread is writing now */
+	union {
+		struct {
+			/*
+			 * 1 while w[0] is claimed for the session's default
+			 * channel, its records carry no context and the
+			 * clock is the TSC (ust__tb_claim()); 0 otherwise.
+			 */
+			uint32_t quick;
+			uint32_t nest;	/* records this thread is writing now */
+		};
+		uint64_t quick_nest;
+	};
 	uint32_t armed;			/* its exit destructor is set */
 	struct ust_tb_writer w[2];	/* by enum ust_tbuf_role */
 };
+
+/* quick_nest of a thread that may take the quick path: quick 1, nest 0. */
+#define UST_TB_QUICK_IDLE	1ull
 
 extern __thread struct ust_tb_thread ust__tls_tb
 	__attribute__((tls_model("initial-exec"))) UST_HIDDEN;
@@ -102,8 +121,8 @@ static inline void ust__tb_publish(struct ust_tb_writer *w, uint64_t pos,
 {
 	__m128i pair = _mm_set_epi64x((long long)ts, (long long)pos);
 
-	w->pos = pos;
-	w->last_ts = ts;
+	/* Our copy (w->pos, w->last_ts) by the same pair: one store. */
+	_mm_storeu_si128((__m128i_u *)&w->pos, pair);
 	__asm__ __volatile__("movdqa %1, %0"
 			     : "=m"(w->ctl->buf.commit) : "x"(pair) : "memory");
 }
@@ -205,43 +224,148 @@ uint64_t ust__tb_write(struct ust_session *s, struct ust_channel *ch,
 }
 
 /*
- * Set while the session's default channel is per-thread, its records
- * without context, its clock the TSC (session.c): then the callers may
- * read the clock first and try ust__tb_put_quick().  A stale value only
- * sends a record down the general path (the thread's buffer is checked).
- */
-extern uint32_t ust__tb_quick UST_HIDDEN;
-
-/*
- * The quickest record there is: compact header, no context, the payload
- * `segs` (`size` bytes), at time `ts` (read by the caller as early as it
- * could, so that the clock's latency overlaps the loads before this).
- * Returns false, having written nothing, when it needs more: an extended
- * header, a new packet.  The caller holds nesting level 0.
+ * The quick paths' way in: true when the calling thread may take one
+ * (quick 1: its w[0] is a bare TSC buffer, and nest 0: it is not inside
+ * a record), its nesting level then raised to 1.  One load and compare
+ * of the shared word, one store.  A signal handler that interrupts us
+ * after the test and records finishes its record and puts nest back
+ * before we go on (the fence keeps our loads of the writer after the
+ * store); one that comes after the store sees level 1 and writes into
+ * the signal buffer.  False: nothing changed, take the general path.
  */
 static inline __attribute__((always_inline))
-bool ust__tb_put_quick(struct ust_tb_writer *w, uint32_t id, uint64_t ts,
+bool ust__tb_quick_enter(struct ust_tb_thread *t)
+{
+	if (__builtin_expect(t->quick_nest != UST_TB_QUICK_IDLE, 0))
+		return false;
+	t->nest = 1;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	return true;
+}
+
+/*
+ * Back to level 0.  The whole word, quick still 1 (only this thread's
+ * exit or a fork child clears it, never a handler inside a record): a
+ * store as wide as the next call's load, which the CPU then forwards.
+ */
+static inline __attribute__((always_inline))
+void ust__tb_quick_leave(struct ust_tb_thread *t)
+{
+	/* Our stores to the buffer are done before a handler may use it. */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	t->quick_nest = UST_TB_QUICK_IDLE;
+}
+
+/*
+ * The quick path's ways out of line, each called last, with the thread
+ * at nesting level 1 (ust__tb_quick_enter()) and the record known to
+ * fit (ust__tb_quick_fits()); each writes and commits the record, then
+ * leaves (ust__tb_quick_leave()).  Out of line so that their calls of
+ * memcpy and memmove cost the quick path no saved registers and no stack
+ * frame:
+ *
+ * - ust__tb_quick_segs(): the payload is not one segment of 4 or 8
+ *   bytes, or none (several: a string and its NUL);
+ * - ust__tb_quick_late(): the compact header cannot hold the time `ts`
+ *   (too far after the last record, or before it: I4); the payload
+ *   (`size` bytes) is already at `rec` + 4 and the record counted.
+ */
+UST_HIDDEN void ust__tb_quick_segs(uint32_t id, const struct ust_seg *segs,
+				  unsigned int nr_segs, size_t size);
+UST_HIDDEN void ust__tb_quick_late(uint8_t *rec, uint32_t id, uint64_t ts,
+				  size_t size);
+
+/*
+ * Whether a record of `size` bytes of payload, without context, takes
+ * the quick path in writer `w`: room in the open packet for it with the
+ * larger, extended header (strictly inside the sub-buffer, as in
+ * ust__tb_write_at()).  A record near the packet's end that would fit
+ * with the compact header takes the general path, which knows.  A
+ * payload no sub-buffer can hold (UST_PAYLOAD_DROP) does not fit.
+ */
+static inline __attribute__((always_inline))
+bool ust__tb_quick_fits(const struct ust_tb_writer *w, size_t size)
+{
+	return w->pos + UST_EV_EXTENDED_SIZE + size < w->room;
+}
+
+/* Commit the quick record that ends at position `end` (I2) and leave. */
+static inline __attribute__((always_inline))
+void ust__tb_quick_commit(struct ust_tb_thread *t, uint64_t end, uint64_t ts)
+{
+	ust__tb_publish(&t->w[0], end, ts);
+	ust__tb_quick_leave(t);
+}
+
+/*
+ * Relaxed: the gate word (include/ust/tracepoint.h), 0 unless the event
+ * has a filter or rate limit; partners: the relaxed stores of
+ * ust__gate_attach() and ust ctl's writes.
+ */
+static inline __attribute__((always_inline))
+bool ust__tb_gated(const struct ust_event_desc *ev)
+{
+	return __builtin_expect(__atomic_load_n(&ev->reserved,
+						__ATOMIC_RELAXED) != 0, 0);
+}
+
+/*
+ * The quick path of an event: a record of `ev` (`segs`, `size` bytes:
+ * with one segment, its length) at the TSC's time now, without context,
+ * when the thread may (ust__tb_quick_enter()), the record fits
+ * (ust__tb_quick_fits()) and the event's id fits in a compact header.
+ * False, having written nothing, when the record needs the general path.
+ * The caller checked that the event has no gate (ust__tb_gated()).
+ *
+ * Everything that does not need the time comes before the clock is read:
+ * the tests, the payload (after a compact header, the likely one), the
+ * record count (I17): a store that follows `rdtsc` costs much more than
+ * one before it (doc/ring-buffer.md, "The quick path").
+ */
+static inline __attribute__((always_inline))
+bool ust__tb_try_quick(const struct ust_event_desc *ev,
 		       const struct ust_seg *segs, unsigned int nr_segs,
 		       size_t size)
 {
-	uint64_t pos = w->pos, last = w->last_ts;
-	uint32_t word;
-	uint8_t *dst;
+	struct ust_tb_thread *t = &ust__tls_tb;
+	struct ust_tb_writer *w = &t->w[0];
+	uint32_t id = ev->id, word;
+	uint64_t ts, pos;
+	uint8_t *rec;
 
-	/*
-	 * One test for both: a time before the last one (I4, which the
-	 * general path raises) makes the difference huge.
-	 */
-	if (__builtin_expect(ts - last >= (1ull << UST_EV_TS_BITS) ||
-			     id > UST_EV_COMPACT_ID_MAX ||
-			     pos + UST_EV_COMPACT_SIZE + size >= w->room, 0))
+	if (!ust__tb_quick_enter(t))
 		return false;
-	dst = w->ring + (pos & w->mask);
-	word = id | (uint32_t)(ts << 5);
-	__builtin_memcpy(dst, &word, 4);
-	ust__tb_put_segs(dst + 4, segs, nr_segs);
+	if (__builtin_expect(!ust__tb_quick_fits(w, size) ||
+			     id > UST_EV_COMPACT_ID_MAX, 0)) {
+		ust__tb_quick_leave(t);
+		return false;
+	}
+	if (__builtin_expect(nr_segs > 1, 0)) {
+		ust__tb_quick_segs(id, segs, nr_segs, size);
+		return true;
+	}
+	pos = w->pos;
+	rec = w->ring + (pos & w->mask);
+	if (nr_segs == 1) {
+		if (__builtin_expect(size == 4, 1)) {
+			__builtin_memcpy(rec + UST_EV_COMPACT_SIZE, segs[0].ptr, 4);
+		} else if (size == 8) {
+			__builtin_memcpy(rec + UST_EV_COMPACT_SIZE, segs[0].ptr, 8);
+		} else {
+			ust__tb_quick_segs(id, segs, nr_segs, size);
+			return true;
+		}
+	}
 	w->records++;
-	ust__tb_publish(w, pos + UST_EV_COMPACT_SIZE + size, ts);
+	ts = ust__clock_read(UST_CLOCK_TSC);
+	/* One test for both: a time before the last one makes it huge. */
+	if (__builtin_expect(ts - w->last_ts >= (1ull << UST_EV_TS_BITS), 0)) {
+		ust__tb_quick_late(rec, id, ts, size);
+		return true;
+	}
+	word = id | (uint32_t)(ts << 5);
+	__builtin_memcpy(rec, &word, 4);
+	ust__tb_quick_commit(t, pos + UST_EV_COMPACT_SIZE + size, ts);
 	return true;
 }
 

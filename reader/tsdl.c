@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/parse.h"
 #include "tsdl.h"
 
 /* ---- arena: every node and string of one metadata ---- */
@@ -203,7 +204,8 @@ static int lex_number(struct parser *ps)
 {
 	const char *q = ps->p;
 	uint64_t v = 0;
-	unsigned int base = 10, d;
+	unsigned int base = 10;
+	int d;
 
 	if (q + 1 < ps->end && q[0] == '0' && (q[1] == 'x' || q[1] == 'X')) {
 		base = 16;
@@ -212,21 +214,14 @@ static int lex_number(struct parser *ps)
 		base = 8;
 	}
 	for (; q < ps->end; q++) {
-		char c = *q;
-
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			d = c - 'A' + 10;
-		else
+		d = ust__hex_digit(*q);
+		if (d < 0)
 			break;
-		if (d >= base)
-			return fail(ps, "bad digit '%c' in number", c);
-		if (v > (UINT64_MAX - d) / base)
+		if ((unsigned int)d >= base)
+			return fail(ps, "bad digit '%c' in number", *q);
+		if (v > (UINT64_MAX - (unsigned int)d) / base)
 			return fail(ps, "number too large");
-		v = v * base + d;
+		v = v * base + (unsigned int)d;
 	}
 	/* Integer suffixes (U, L) are allowed by TSDL. */
 	while (q < ps->end && strchr("uUlL", *q) && *q)

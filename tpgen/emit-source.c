@@ -21,7 +21,9 @@
  *		one segment for each run of fixed-size fields
  *	{ s, strlen(s) }, { "", 1 }
  *		two for a string: its bytes, then a NUL from our own constant,
- *		so a string changed under our feet cannot lose its terminator
+ *		so a string changed under our feet cannot lose its terminator;
+ *		its length UST_SEG_CSTR for the filter, if the event has one
+ *		(emit_string_lengths())
  *
  * Locals are named __ust_*, which validate.c forbids as field names.
  */
@@ -30,6 +32,9 @@
 
 #include "emit.h"
 #include "payload.h"
+
+/* Indentation: "%.*s" with a depth. */
+#define TABS "\t\t\t\t"
 
 static void emit_helpers(FILE *out, const struct tp_facility *fac);
 
@@ -382,7 +387,10 @@ static void emit_helpers(FILE *out, const struct tp_facility *fac)
 	tp_emit_pack_helpers(out, &feat);
 }
 
-/* The string to record (NULL recorded as "(null)") and its length. */
+/*
+ * The string to record (NULL recorded as "(null)"); it is measured after
+ * the filter (emit_string_lengths()).
+ */
 static void emit_string_part(FILE *out, const struct tp_event *event,
 			     const struct tp_part *part)
 {
@@ -390,8 +398,6 @@ static void emit_string_part(FILE *out, const struct tp_event *event,
 
 	fprintf(out, "\tconst char *__ust_str_%s = %s ? %s : \"(null)\";\n",
 		name, name, name);
-	fprintf(out, "\tsize_t __ust_len_%s = __builtin_strlen(__ust_str_%s);\n",
-		name, name);
 }
 
 /*
@@ -447,44 +453,57 @@ static size_t elem_size(const struct tp_field *field)
 	return tp_type_fixed_size(tp_type_resolve(field->type)->u.sequence.elem);
 }
 
-/* The initializer of the segment array, one line per segment. */
+/*
+ * The initializer of the segment array, one line per segment, at `depth`
+ * tabs; with `cstr`, the strings not measured (UST_SEG_CSTR).
+ */
 static void emit_seg_array(FILE *out, const struct tp_event *event,
-			   const struct tp_plan *plan)
+			   const struct tp_plan *plan, int depth, bool cstr)
 {
 	unsigned int fixed = 0;
 	const char *name;
 	size_t i;
 
-	fprintf(out, "\tstruct ust_seg __ust_segs[%u] = {\n", plan->nr_segs);
+	fprintf(out, "%.*sstruct ust_seg __ust_segs[%u] = {\n", depth, TABS,
+		plan->nr_segs);
 	for (i = 0; i < plan->nr_parts; i++) {
 		name = event->fields.v[plan->parts[i].first].name;
+		fprintf(out, "%.*s\t", depth, TABS);
 		switch (plan->parts[i].kind) {
 		case TP_PART_FIXED:
-			fprintf(out, "\t\t{ &__ust_fixed%u, sizeof(__ust_fixed%u) },\n",
+			fprintf(out, "{ &__ust_fixed%u, sizeof(__ust_fixed%u) },\n",
 				fixed, fixed);
 			fixed++;
 			break;
 		case TP_PART_STRING:
-			fprintf(out, "\t\t{ __ust_str_%s, __ust_len_%s },\n"
-				"\t\t{ \"\", 1 },\n", name, name);
+			if (cstr)
+				fprintf(out, "{ __ust_str_%s, UST_SEG_CSTR },\n", name);
+			else
+				fprintf(out, "{ __ust_str_%s, __ust_len_%s },\n",
+					name, name);
+			fprintf(out, "%.*s\t{ \"\", 1 },\n", depth, TABS);
 			break;
 		case TP_PART_SEQUENCE:
-			fprintf(out, "\t\t{ &__ust_qlen_%s, sizeof(__ust_qlen_%s) },\n"
-				"\t\t{ %s, __ust_n_%s * %zu },\n", name, name, name,
-				name, elem_size(&event->fields.v[plan->parts[i].first]));
+			fprintf(out, "{ &__ust_qlen_%s, sizeof(__ust_qlen_%s) },\n"
+				"%.*s\t{ %s, __ust_n_%s * %zu },\n", name, name,
+				depth, TABS, name, name,
+				elem_size(&event->fields.v[plan->parts[i].first]));
 			break;
 		case TP_PART_PACKED:
-			fprintf(out, "\t\t{ __ust_at_%s, __ust_size_%s },\n",
+			fprintf(out, "{ __ust_at_%s, __ust_size_%s },\n",
 				name, name);
 			break;
 		}
 	}
-	fputs("\t};\n", out);
+	fprintf(out, "%.*s};\n", depth, TABS);
 }
 
-/* The sum of the segment lengths, in the order of emit_seg_array(). */
+/*
+ * The sum of the segment lengths, in the order of emit_seg_array(); with
+ * `known`, without the strings' bytes (ust_event_write_gated()).
+ */
 static void payload_size_terms(const struct tp_event *event,
-			       const struct tp_plan *plan,
+			       const struct tp_plan *plan, bool known,
 			       struct tp_strlist *terms)
 {
 	unsigned int fixed = 0;
@@ -499,7 +518,10 @@ static void payload_size_terms(const struct tp_event *event,
 			tp_strlist_addf(terms, "sizeof(__ust_fixed%u)", fixed++);
 			break;
 		case TP_PART_STRING:
-			tp_strlist_addf(terms, "__ust_len_%s + 1", field->name);
+			if (known)
+				tp_strlist_addf(terms, "1");
+			else
+				tp_strlist_addf(terms, "__ust_len_%s + 1", field->name);
 			break;
 		case TP_PART_SEQUENCE:
 			tp_strlist_addf(terms, "sizeof(__ust_qlen_%s)", field->name);
@@ -511,6 +533,51 @@ static void payload_size_terms(const struct tp_event *event,
 			break;
 		}
 	}
+}
+
+/*
+ * A probe with strings: when the event has a filter or a rate limit,
+ * libust decides first, on the strings not measured yet
+ * (ust_event_write_gated()), so that a record the filter discards costs
+ * no strlen(); otherwise the probe measures them, and goes on as
+ * without filters.
+ */
+static int emit_string_lengths(FILE *out, const struct tp_facility *fac,
+			       const struct tp_event *event,
+			       const struct tp_plan *plan)
+{
+	struct tp_strlist terms = { 0 };
+	const char *name;
+	size_t i;
+	int ret;
+
+	fprintf(out, "\tif (UST_EVENT_GATED(&__ust_event_%s_%s)) {\n",
+		fac->name, event->name);
+	emit_seg_array(out, event, plan, 2, true);
+	fprintf(out, "\n\t\tust_event_write_gated(&__ust_event_%s_%s, __ust_segs, %u,\n\t\t\t\t",
+		fac->name, event->name, plan->nr_segs);
+	payload_size_terms(event, plan, true, &terms);
+	ret = tp_emit_list(out, &terms, " + ", 32, 32);
+	tp_strlist_clear(&terms);
+	fputs(");\n\t\treturn;\n\t}\n", out);
+	for (i = 0; i < plan->nr_parts; i++) {
+		if (plan->parts[i].kind != TP_PART_STRING)
+			continue;
+		name = event->fields.v[plan->parts[i].first].name;
+		fprintf(out, "\tsize_t __ust_len_%s = __builtin_strlen(__ust_str_%s);\n",
+			name, name);
+	}
+	return ret;
+}
+
+static bool plan_has_string(const struct tp_plan *plan)
+{
+	size_t i;
+
+	for (i = 0; i < plan->nr_parts; i++)
+		if (plan->parts[i].kind == TP_PART_STRING)
+			return true;
+	return false;
 }
 
 static int emit_probe_body(FILE *out, const struct tp_facility *fac,
@@ -527,11 +594,13 @@ static int emit_probe_body(FILE *out, const struct tp_facility *fac,
 	}
 	if (emit_part_locals(out, fac, event, plan))
 		return -1;
-	emit_seg_array(out, event, plan);
+	if (plan_has_string(plan) && emit_string_lengths(out, fac, event, plan))
+		return -1;
+	emit_seg_array(out, event, plan, 1, false);
 	/* The size goes on a line of its own, under the first argument. */
 	fprintf(out, "\n\tust_event_write(&__ust_event_%s_%s, __ust_segs, %u,\n\t\t\t",
 		fac->name, event->name, plan->nr_segs);
-	payload_size_terms(event, plan, &terms);
+	payload_size_terms(event, plan, false, &terms);
 	ret = tp_emit_list(out, &terms, " + ", 24, 24);
 	fputs(");\n", out);
 	tp_strlist_clear(&terms);

@@ -305,9 +305,7 @@ static void role_of(struct kclass *c, struct tep_event *ev)
 	if (!strcmp(ev->system, "sched")) {
 		for (i = 0; i < sizeof(sched_context_events) / sizeof(*sched_context_events); i++)
 			c->sched_context |= !strcmp(ev->name, sched_context_events[i]);
-		if (!strcmp(ev->name, "sched_process_exit")) {
-			c->role = KR_PROCESS_EXIT;
-		} else if (!strcmp(ev->name, "sched_process_exec")) {
+		if (!strcmp(ev->name, "sched_process_exec")) {
 			c->role = KR_EXEC;
 			c->role_field[1] = tep_find_field(ev, "filename");
 		}

@@ -10,12 +10,12 @@
  * A snapshot of cut C is a CTF trace of its own in the directory asked
  * for (the user snapshot's, with "-kernel" appended): the metadata with
  * a fresh trace UUID, and per CPU the statedump packets of DIR/kernel
- * followed by the ring's events up to C.  Reading the rings consumes
- * them: the sub-buffers holding events after C are kept in memory (the
- * carry) and converted at the next snapshot, which skips the events it
- * already wrote (up to the CPU's `written_upto`).  So successive
- * snapshots hold successive parts of the history, each as long as the
- * ring holds (--buffer-size per CPU).
+ * followed by the ring's events up to C, converted in time order across
+ * the CPUs as the live passes are (merge.c).  Reading the rings consumes
+ * them: the sub-buffers holding events after C stay held in memory, and
+ * the next snapshot goes on from the first record it did not convert.
+ * So successive snapshots hold successive parts of the history, each as
+ * long as the ring holds (--buffer-size per CPU).
  *
  * The socket is an abstract one, "ust-kerneld-<pid>", in `ust record`'s
  * network namespace; a peer must run as our user (SO_PEERCRED).
@@ -31,10 +31,6 @@
 #include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
-
-#include <event-parse.h>
-#include <kbuffer.h>
-#include <tracefs.h>
 
 #include "kerneld.h"
 #include "common/safepath.h"
@@ -120,128 +116,60 @@ static int64_t copy_statedump(struct kerneld *kd, unsigned int cpu, int out,
 	return ret ? ret : n;
 }
 
-static int carry_add(struct kstream *s, const void *page, size_t size)
+/*
+ * CPU `s`'s stream of the snapshot in `dir_fd`: a copy of the stream
+ * state (with the records it holds) into `snap`, its statedump packets
+ * written, its counters starting from them.
+ */
+static int snap_open(struct kerneld *kd, const struct kstream *s, struct kstream *snap,
+		     int dir_fd, const uint8_t uuid[16])
 {
-	void **p;
+	char name[32];
+	int64_t copied;
 
-	if (s->nr_carry == s->cap_carry) {
-		p = realloc(s->carry, (s->cap_carry ? 2 * s->cap_carry : 16) * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		s->carry = p;
-		s->cap_carry = s->cap_carry ? 2 * s->cap_carry : 16;
-	}
-	s->carry[s->nr_carry] = malloc(size);
-	if (!s->carry[s->nr_carry])
-		return -ENOMEM;
-	memcpy(s->carry[s->nr_carry++], page, size);
+	*snap = *s;
+	snprintf(name, sizeof(name), "kernel_%u", s->cpu);
+	snap->fd = openat(dir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			  0644);
+	if (snap->fd < 0)
+		return -errno;
+	copied = copy_statedump(kd, s->cpu, snap->fd, uuid);
+	if (copied < 0)
+		return (int)copied;
+	snap->seq = (uint64_t)copied;
+	snap->discarded = snap->discarded_written = 0;
+	snap->nr_events = snap->total_events = 0;
+	snap->write_failed = false;
+	snap->seq_force = true;	/* an empty stream still gets its last packet */
+	snap->uuid = uuid;
+	/* Before the first sub-buffer, the ring overwrote: not a loss here. */
+	snap->missed_ignored = !snap->held_loaded;
 	return 0;
 }
 
 /*
- * Convert the sub-buffer in `page`: the events after written_upto and
- * up to `cut`.  Returns 1 when it holds an event after the cut (the
- * sub-buffer goes to the carry), else 0.
+ * The end of CPU `s`'s stream of the snapshot: its last packet, the
+ * file closed; what it holds after the cut goes back to the live stream.
  */
-static int snap_page(struct kerneld *kd, struct kstream *s, void *page, uint64_t cut,
-		     bool first)
+static int snap_close(struct kerneld *kd, struct kstream *s, struct kstream *snap,
+		      uint64_t cut, bool ok, uint64_t *events)
 {
-	unsigned long long ts;
-	void *data;
-	int missed, later = 0;
+	int ret = 0;
 
-	if (kbuffer_load_subbuffer(kd->kbuf, page))
-		return 0;
-	missed = kbuffer_missed_events(kd->kbuf);
-	/* Before the first sub-buffer, the ring overwrote: not a loss here. */
-	if (missed && !first)
-		s->discarded += missed > 0 ? (uint64_t)missed : 1;
-	for (data = kbuffer_read_event(kd->kbuf, &ts); data;
-	     data = kbuffer_next_event(kd->kbuf, &ts)) {
-		if (ts <= s->written_upto)
-			continue;
-		if (ts > cut) {
-			later = 1;
-			continue;
-		}
-		kd_convert_record(kd, s, data, kbuffer_event_size(kd->kbuf), ts);
-	}
-	return later;
-}
-
-/* The carried sub-buffers, then the ring's, in order; the rest carried. */
-static int snap_cpu_events(struct kerneld *kd, struct kstream *s, uint64_t cut)
-{
-	void **old = s->carry;
-	size_t nr_old = s->nr_carry, i;
-	long max = (long)(kd->opts.buffer_kb * 1024 / kd->page_size) + 1, pages = 0;
-	bool first = true, carrying = false;
-	int n, ret = 0;
-
-	s->carry = NULL;
-	s->nr_carry = s->cap_carry = 0;
-	for (i = 0; i < nr_old; i++) {
-		memcpy(kd->page, old[i], kd->page_size);
-		free(old[i]);
-		carrying |= snap_page(kd, s, kd->page, cut, first) > 0;
-		first = false;
-		if (carrying && !ret)
-			ret = carry_add(s, kd->page, kd->page_size);
-	}
-	free(old);
-	while (pages++ < max && (n = tracefs_cpu_read(s->tcpu, kd->page, true)) > 0) {
-		if (n < kd->page_size)
-			memset((uint8_t *)kd->page + n, 0, kd->page_size - n);
-		carrying |= snap_page(kd, s, kd->page, cut, first) > 0;
-		first = false;
-		if (carrying && !ret)
-			ret = carry_add(s, kd->page, kd->page_size);
-	}
-	if (s->written_upto < cut)
-		s->written_upto = cut;
-	return ret;
-}
-
-/*
- * CPU `s`'s stream of the snapshot in `dir_fd`: its statedump packets,
- * then its events, written through a copy of the stream state whose
- * counters start from those packets.
- */
-static int snap_cpu(struct kerneld *kd, struct kstream *s, int dir_fd, const uint8_t uuid[16],
-		    uint64_t cut, uint64_t *events)
-{
-	struct kstream snap = *s;
-	char name[32];
-	int64_t copied;
-	int ret;
-
-	snprintf(name, sizeof(name), "kernel_%u", s->cpu);
-	snap.fd = openat(dir_fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-			 0644);
-	if (snap.fd < 0)
-		return -errno;
-	copied = copy_statedump(kd, s->cpu, snap.fd, uuid);
-	ret = copied < 0 ? (int)copied : 0;
-	snap.seq = copied > 0 ? (uint64_t)copied : 0;
-	snap.discarded = snap.discarded_written = 0;
-	snap.nr_events = snap.total_events = 0;
-	snap.write_failed = false;
-	snap.seq_force = true;	/* an empty stream still gets its last packet */
-	snap.uuid = uuid;
-	if (!ret)
-		ret = snap_cpu_events(kd, &snap, cut);
-	if (snap.last_ts < cut && cut != UINT64_MAX)
-		snap.last_ts = cut;
-	if (!ret)
-		ret = kd_packet_flush(kd, &snap);
-	if (close(snap.fd) && !ret)
+	if (snap->last_ts < cut && cut != UINT64_MAX)
+		snap->last_ts = cut;
+	if (ok)
+		ret = kd_packet_flush(kd, snap);
+	if (snap->fd >= 0 && close(snap->fd) && !ret)
 		ret = -errno;
-	/* What goes on in the live stream: the carry and the cut. */
-	s->carry = snap.carry;
-	s->nr_carry = snap.nr_carry;
-	s->cap_carry = snap.cap_carry;
-	s->written_upto = snap.written_upto;
-	*events += snap.total_events;
+	s->held = snap->held;
+	s->held_head = snap->held_head;
+	s->nr_held = snap->nr_held;
+	s->cap_held = snap->cap_held;
+	s->held_loaded = snap->held_loaded;
+	s->rec = snap->rec;
+	s->rec_ts = snap->rec_ts;
+	*events += snap->total_events;
 	return ret;
 }
 
@@ -263,19 +191,34 @@ static void snap_remove(struct kerneld *kd, const struct ust_safe_dir *parent, i
 			parent->path, name, strerror(errno));
 }
 
-/* The metadata and every CPU's stream of a snapshot into `dir_fd`. */
+/*
+ * The metadata and every CPU's stream of a snapshot into `dir_fd`: the
+ * rings read, then their records up to `cut` converted in time order
+ * across the CPUs (merge.c), those after it held for the next snapshot.
+ */
 static int snap_write(struct kerneld *kd, int dir_fd, uint64_t cut, uint64_t *events)
 {
+	struct kstream *snap = calloc(kd->nr_cpus, sizeof(*snap));
+	unsigned int i, opened = 0;
 	uint8_t uuid[16];
-	unsigned int i;
-	int ret;
+	bool full;
+	int ret, closed;
 
-	ret = kd_random_uuid(uuid);
+	*events = 0;
+	ret = snap ? kd_random_uuid(uuid) : -ENOMEM;
 	if (!ret)
 		ret = kd_metadata_write_to(kd, dir_fd, uuid);
-	*events = 0;
+	for (; !ret && opened < kd->nr_cpus; opened++)
+		ret = snap_open(kd, &kd->streams[opened], &snap[opened], dir_fd, uuid);
 	for (i = 0; !ret && i < kd->nr_cpus; i++)
-		ret = snap_cpu(kd, &kd->streams[i], dir_fd, uuid, cut, events);
+		kd_merge_read(kd, &snap[i], &full);
+	if (!ret)
+		kd_merge_convert(kd, snap, kd->nr_cpus, cut);
+	for (i = 0; i < opened; i++) {
+		closed = snap_close(kd, &kd->streams[i], &snap[i], cut, !ret, events);
+		ret = ret ? ret : closed;
+	}
+	free(snap);
 	return ret;
 }
 
@@ -378,14 +321,6 @@ void kd_flight_accept(struct kerneld *kd)
 
 void kd_flight_release(struct kerneld *kd)
 {
-	unsigned int i;
-	size_t j;
-
-	for (i = 0; kd->streams && i < kd->nr_cpus; i++) {
-		for (j = 0; j < kd->streams[i].nr_carry; j++)
-			free(kd->streams[i].carry[j]);
-		free(kd->streams[i].carry);
-	}
 	if (kd->listen_fd >= 0)
 		close(kd->listen_fd);
 }

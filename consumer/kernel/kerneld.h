@@ -8,9 +8,10 @@
  * the instance (tracefs.c), turns the tracepoints' formats into CTF
  * event classes (classes.c), writes DIR/kernel/metadata (metadata.c),
  * dumps the running tasks (statedump.c), then reads every CPU's ring
- * (trace_pipe_raw, decoded by libtraceevent's kbuffer) on a timer and
- * appends whole packets to DIR/kernel/kernel_<cpu> (stream.c) until it
- * is told to stop.  doc/kernel.md has the whole picture.
+ * (trace_pipe_raw, decoded by libtraceevent's kbuffer) on a timer,
+ * converts the records of all CPUs in time order (merge.c) and appends
+ * whole packets to DIR/kernel/kernel_<cpu> (stream.c) until it is told
+ * to stop.  doc/kernel.md has the whole picture.
  */
 #ifndef UST_KERNELD_H
 #define UST_KERNELD_H
@@ -64,7 +65,6 @@ struct kfield {
 /* What the converter does besides writing an event of the class. */
 enum kclass_role {
 	KR_PLAIN,
-	KR_PROCESS_EXIT,	/* sched_process_exit: forget the thread */
 	KR_NEWTASK,		/* task_newtask: the child's process */
 	KR_EXEC,		/* sched_process_exec: the thread leads */
 };
@@ -123,10 +123,15 @@ struct kstream {
 	bool write_failed;
 	bool seq_force;		/* write the next packet even when empty */
 	const uint8_t *uuid;	/* in its packets; NULL: the trace's */
-	/* --flight (flight.c): sub-buffers read past a snapshot's cut */
-	void **carry;
-	size_t nr_carry, cap_carry;
-	uint64_t written_upto;	/* events up to it are in a snapshot */
+	/* merge.c: sub-buffers read whose records are not all converted
+	 * (after a pass's or a snapshot's cut) */
+	struct kbuffer *kb;	/* held[held_head], when held_loaded */
+	void **held;
+	size_t held_head, nr_held, cap_held;
+	bool held_loaded;
+	bool missed_ignored;	/* the next sub-buffer's losses are not ours */
+	void *rec;		/* the next record to convert, or NULL */
+	uint64_t rec_ts;
 };
 
 struct kerneld_opts {
@@ -247,7 +252,6 @@ void kd_trigger_close(struct kerneld *kd);
 int kd_tasks_init(struct kerneld *kd);
 int32_t kd_tgid_of(struct kerneld *kd, int32_t tid);
 void kd_tgid_set(struct kerneld *kd, int32_t tid, int32_t tgid);
-void kd_tgid_forget(struct kerneld *kd, int32_t tid);
 /* The "Tgid:" and "PPid:" lines of /proc/<tid>/status; 0 or -errno. */
 int kd_proc_status(int32_t tid, int32_t *tgid, int32_t *ppid);
 /* Events of a muted process are not written (sched context excepted). */
@@ -305,10 +309,27 @@ void kd_event_end(struct kstream *s, uint8_t *end);
 /* One ring record of `size` bytes at `ts` into stream `s`. */
 void kd_convert_record(struct kerneld *kd, struct kstream *s, const uint8_t *data,
 		       unsigned int size, uint64_t ts);
-int kd_drain_cpu(struct kerneld *kd, struct kstream *s);
 int kd_packet_flush(struct kerneld *kd, struct kstream *s);
 /* The last packet of every stream, ending at `ts`. */
 void kd_streams_end(struct kerneld *kd, uint64_t ts);
+/* merge.c: the live passes, every CPU's records in time order */
+int kd_merge_open(struct kerneld *kd, struct kstream *s);
+void kd_merge_close(struct kstream *s);
+/*
+ * Read CPU `s->cpu`'s ring until it is empty, or one ring's worth (so
+ * that a busy CPU does not starve the others), into its held list.
+ * Returns the number of sub-buffers read; *full when it stopped at the
+ * ring's worth.
+ */
+long kd_merge_read(struct kerneld *kd, struct kstream *s, bool *full);
+/* Convert the held records up to `cut` of the `n` streams, merged by time. */
+void kd_merge_convert(struct kerneld *kd, struct kstream *streams, unsigned int n,
+		      uint64_t cut);
+/*
+ * Read every ring, convert the records up to `cut` (UINT64_MAX: all),
+ * write the packets; returns the number of sub-buffers read.
+ */
+uint64_t kd_merge_pass(struct kerneld *kd, uint64_t cut);
 /* Append a whole packet to the CPU's stream file (also for relay.c's fallback). */
 int kd_packet_write_local(struct kerneld *kd, struct kstream *s, const void *pkt, size_t len);
 

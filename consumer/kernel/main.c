@@ -323,15 +323,11 @@ static int start(struct kerneld *kd)
 	return ret ? 1 : 0;
 }
 
-static uint64_t drain_all(struct kerneld *kd)
+/* A pass over every ring: the records up to `cut` converted. */
+static uint64_t drain_all(struct kerneld *kd, uint64_t cut)
 {
-	uint64_t pages = 0;
-	unsigned int i;
-
 	kd_paths_drain(kd);
-	for (i = 0; i < kd->nr_cpus; i++)
-		pages += kd_drain_cpu(kd, &kd->streams[i]);
-	return pages;
+	return kd_merge_pass(kd, cut);
 }
 
 static int64_t now_us(void)
@@ -365,8 +361,8 @@ static void run(struct kerneld *kd, const sigset_t *stop)
 		if (wait <= 0) {
 			if (kd->opts.flight)
 				kd_paths_drain(kd);
-			else
-				drain_all(kd);
+			else	/* the cut: the clock before any ring is read */
+				drain_all(kd, ust__clock_read(kd->clock.kind));
 			kd_relay_pass_end(kd);
 			kd_trigger_poll(kd);
 			next = now_us() + (int64_t)kd->opts.period_us;
@@ -390,7 +386,7 @@ static void finish(struct kerneld *kd)
 	unsigned int i;
 
 	kd_tracing_on(kd, false);
-	while (!kd->opts.flight && drain_all(kd))
+	while (!kd->opts.flight && drain_all(kd, UINT64_MAX))
 		;
 	kd_streams_end(kd, ust__clock_read(kd->clock.kind));
 	for (i = 0; i < kd->nr_cpus; i++) {

@@ -16,6 +16,7 @@
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <ifaddrs.h>
+#include <stddef.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <stdio.h>
@@ -168,24 +169,42 @@ struct cpu_info {
 	char vendor[64], model_name[128];
 };
 
+/* A text field of struct cpu_info: its offset and its buffer's size. */
+#define CPU_TEXT(field) \
+	offsetof(struct cpu_info, field), sizeof(((struct cpu_info *)0)->field)
+
+/* The keys of /proc/cpuinfo kept: a number (text_size 0), or text. */
+static const struct cpuinfo_key {
+	const char *key;
+	size_t offset;
+	size_t text_size;
+} cpuinfo_keys[] = {
+	{ "processor",		offsetof(struct cpu_info, cpu),		0 },
+	{ "vendor_id",		CPU_TEXT(vendor) },
+	{ "cpu family",		offsetof(struct cpu_info, family),	0 },
+	{ "model",		offsetof(struct cpu_info, model),	0 },
+	{ "model name",		CPU_TEXT(model_name) },
+	{ "physical id",	offsetof(struct cpu_info, physical),	0 },
+	{ "core id",		offsetof(struct cpu_info, core),	0 },
+	{ "cpu cores",		offsetof(struct cpu_info, cores),	0 },
+};
+
 static void cpuinfo_value(struct cpu_info *c, const char *key, const char *val)
 {
-	if (!strcmp(key, "processor"))
-		c->cpu = atol(val);
-	else if (!strcmp(key, "vendor_id"))
-		snprintf(c->vendor, sizeof(c->vendor), "%s", val);
-	else if (!strcmp(key, "cpu family"))
-		c->family = atol(val);
-	else if (!strcmp(key, "model"))
-		c->model = atol(val);
-	else if (!strcmp(key, "model name"))
-		snprintf(c->model_name, sizeof(c->model_name), "%s", val);
-	else if (!strcmp(key, "physical id"))
-		c->physical = atol(val);
-	else if (!strcmp(key, "core id"))
-		c->core = atol(val);
-	else if (!strcmp(key, "cpu cores"))
-		c->cores = atol(val);
+	size_t i;
+
+	for (i = 0; i < sizeof(cpuinfo_keys) / sizeof(cpuinfo_keys[0]); i++) {
+		const struct cpuinfo_key *k = &cpuinfo_keys[i];
+		char *field = (char *)c + k->offset;
+
+		if (strcmp(key, k->key))
+			continue;
+		if (k->text_size)
+			snprintf(field, k->text_size, "%s", val);
+		else
+			*(long *)field = atol(val);
+		return;
+	}
 }
 
 static void dump_cpu(struct kerneld *kd, uint64_t ts, const struct cpu_info *c)

@@ -3,12 +3,13 @@
  *
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * Each pass reads the CPU's trace_pipe_raw (a sub-buffer, full or not,
- * per read) until it is empty, decodes the sub-buffers with
- * libtraceevent's kbuffer, converts each record into the open packet,
- * and writes the packet whole at the end of the pass.  Sub-buffers lost
- * to overwriting are counted (kbuffer's missed events) into the
- * stream's cumulative events_discarded.
+ * Each pass (merge.c) reads every CPU's trace_pipe_raw (a sub-buffer,
+ * full or not, per read) until it is empty, decodes the sub-buffers
+ * with libtraceevent's kbuffer, converts each record into the open
+ * packet of its CPU's stream, in time order across the CPUs, and writes
+ * the packets whole at the end of the pass.  Sub-buffers lost to
+ * overwriting are counted (kbuffer's missed events) into the stream's
+ * cumulative events_discarded.
  *
  * Packet: struct ust_packet_header (ctf/format.h), then events:
  *	uint16 id, uint32 low timestamp bits		(compact)
@@ -62,6 +63,8 @@ int kd_streams_open(struct kerneld *kd)
 		s->tcpu = tracefs_cpu_open(kd->inst, i, true);
 		if (!s->tcpu)
 			return -errno ? -errno : -EIO;
+		if (kd_merge_open(kd, s))
+			return -ENOMEM;
 	}
 	return 0;
 }
@@ -78,6 +81,7 @@ void kd_streams_close(struct kerneld *kd)
 		if (s->fd >= 0)
 			close(s->fd);
 		free(s->pkt);
+		kd_merge_close(s);
 	}
 	free(kd->streams);
 	kd->streams = NULL;
@@ -358,55 +362,4 @@ void kd_convert_record(struct kerneld *kd, struct kstream *s, const uint8_t *dat
 	/* A process of the traced tree: its memory map after its exec. */
 	if (k->role == KR_EXEC && kd->opts.root && !kd_muted(kd, tid))
 		kd_statedump_vm_maps(kd, s, ts, tid, tid);
-}
-
-/* The records of the sub-buffer in kd->page. */
-static void convert_subbuffer(struct kerneld *kd, struct kstream *s)
-{
-	unsigned long long ts;
-	void *data;
-	int missed;
-
-	if (kbuffer_load_subbuffer(kd->kbuf, kd->page))
-		return;
-	missed = kbuffer_missed_events(kd->kbuf);
-	/* The losses come between two packets: the open one (events
-	 * before them) is written with the count it had. */
-	if (missed)
-		kd_packet_flush(kd, s);
-	if (missed > 0) {
-		s->discarded += (uint64_t)missed;
-	} else if (missed) {
-		/* -1: events were lost, the sub-buffer has no room for how
-		 * many; the ring's counters know (its losses so far). */
-		uint64_t lost = kd_cpu_lost(kd, s->cpu);
-
-		s->discarded = lost > s->discarded ? lost : s->discarded + 1;
-	}
-	for (data = kbuffer_read_event(kd->kbuf, &ts); data;
-	     data = kbuffer_next_event(kd->kbuf, &ts))
-		kd_convert_record(kd, s, data, kbuffer_event_size(kd->kbuf), ts);
-}
-
-/*
- * Read CPU `s->cpu`'s ring until it is empty (at most one ring's worth
- * per pass, so that a busy CPU does not starve the others), then write
- * the packet.  Returns the number of sub-buffers read.
- */
-int kd_drain_cpu(struct kerneld *kd, struct kstream *s)
-{
-	long max = (long)(kd->opts.buffer_kb * 1024 / kd->page_size) + 1;
-	int n, pages = 0;
-
-	while (pages < max) {
-		n = tracefs_cpu_read(s->tcpu, kd->page, true);
-		if (n <= 0)
-			break;
-		if (n < kd->page_size)
-			memset((uint8_t *)kd->page + n, 0, kd->page_size - n);
-		convert_subbuffer(kd, s);
-		pages++;
-	}
-	kd_packet_flush(kd, s);
-	return pages;
 }

@@ -7,12 +7,15 @@
  * ftrace names threads only (its "pid" is the thread id).  The `_pid`
  * context and sched_process_fork's parent_pid and child_pid need the
  * process: a tid -> tgid table, filled by the statedump (every task at
- * the start) and kept by the records as they are converted:
+ * the start) and kept by the records as they are converted, in time
+ * order across the CPUs (merge.c):
  * task_newtask says whether the new thread shares its parent's process
  * (CLONE_THREAD), sched_process_exec makes the thread its process's
- * leader, sched_process_exit forgets it.  A thread the table does not
- * know is asked of /proc; one gone already counts as a process of its
- * own.
+ * leader.  sched_process_exit leaves the entry: the thread still runs
+ * after it (it wakes its joiner through its clear_child_tid futex and
+ * switches out a last time), and a tid used again gets its new entry
+ * from its own task_newtask.  A thread the table does not know is asked
+ * of /proc; one gone already counts as a process of its own.
  *
  * With --recorder (the traced process tree only) the recorder itself
  * and the consumers of the traced processes are muted: their events are
@@ -89,11 +92,6 @@ void kd_tgid_set(struct kerneld *kd, int32_t tid, int32_t tgid)
 {
 	if (tid_ok(kd, tid))
 		kd->tgid[tid] = tgid;
-}
-
-void kd_tgid_forget(struct kerneld *kd, int32_t tid)
-{
-	kd_tgid_set(kd, tid, 0);
 }
 
 bool kd_muted(const struct kerneld *kd, int32_t pid)
@@ -177,9 +175,6 @@ void kd_tasks_follow(struct kerneld *kd, const struct kclass *k,
 		/* After de_thread() the thread is its process's leader. */
 		kd_tgid_set(kd, tid, tid);
 		mute_consumer(kd, k, data, size, tid);
-		break;
-	case KR_PROCESS_EXIT:
-		kd_tgid_forget(kd, tid);
 		break;
 	default:
 		break;

@@ -114,6 +114,29 @@ void ust_event_write(struct ust_event_desc *event,
 			   __builtin_return_address(0))
 
 /*
+ * The length of a segment that is a NUL-terminated string not measured
+ * yet: only in the segments given to ust_event_write_gated_ip().
+ */
+#define UST_SEG_CSTR SIZE_MAX
+
+/*
+ * The path of an event whose gate word is set (it has a filter or a rate
+ * limit), for probes whose strings are segments of their own: the
+ * segments of length UST_SEG_CSTR are strings that libust measures only
+ * when the record is to be written, writing their lengths into `segs`;
+ * `known_size` is the sum of the other segments' lengths.  The filter
+ * reads none of their bytes past their NUL.  Otherwise as
+ * ust_event_write_ip().
+ */
+void ust_event_write_gated_ip(struct ust_event_desc *event,
+			      struct ust_seg *segs, unsigned int nr_segs,
+			      size_t known_size, const void *ip);
+
+#define ust_event_write_gated(event, segs, nr_segs, known_size)		\
+	ust_event_write_gated_ip(event, segs, nr_segs, known_size,	\
+				 __builtin_return_address(0))
+
+/*
  * Relaxed atomic load (a plain mov on x86-64): turning an event on or
  * off orders nothing else, a call that races with the change records or
  * not.  Partners: the relaxed stores of libust's registry (registry.c),
@@ -122,6 +145,15 @@ void ust_event_write(struct ust_event_desc *event,
  */
 #define UST_EVENT_ENABLED(ev) \
 	__builtin_expect(__atomic_load_n(&(ev)->enabled, __ATOMIC_RELAXED) != 0, 0)
+
+/*
+ * The gate word (struct ust_event_desc's `reserved`), relaxed like the
+ * enabled word: a probe with strings reads it to filter before it
+ * measures them.  Partners: the relaxed stores of libust's gates
+ * (gate.c) and `ust ctl filter`'s writes.
+ */
+#define UST_EVENT_GATED(ev) \
+	__builtin_expect(__atomic_load_n(&(ev)->reserved, __ATOMIC_RELAXED) != 0, 0)
 
 /*
  * A payload_size that no sub-buffer can hold (sub-buffers are at most

@@ -24,10 +24,6 @@ sanitized_tree "$tree" --enable-tsan
 # Tests turned off in this lane.  A test may be turned off only for a
 # finding reported in doc/reliability.md, with SKIP_<dir>="test" and a
 # comment naming the finding; remove the entry with the fix.
-# T5: under TSan, `ust report --cpu`'s CPU time of kio's process is not
-# the sum of its threads' in lttng-cputop (its runtime's threads are
-# short-lived; the kernel bridge's thread table is kept CPU by CPU).
-SKIP_kernel="lttng-analyses.sh"
 
 # TSan opens its log file as each process starts, and some tests run
 # programs as other users (nobody, the security tests' users, in a

@@ -12,21 +12,24 @@
 [ "$(nproc)" -ge 2 ] || skip "needs 2 CPUs"
 # The same with per-thread buffers (wake.c keeps one deadline per
 # channel for both kinds): a thread's own buffer filling is b2's case.
+# Each pass has its own output files: the shell truncates a redirection
+# in the background child, after wait_for_line may already have found
+# the previous pass's "ready" in a shared file.
 for buffers in per-cpu per-thread; do
 	UST_TRACE='*' UST_MODE=block UST_SUBBUF_SIZE=4096 UST_SUBBUF_COUNT=2 UST_BUFFERS=$buffers \
 		UST_OUTPUT="$WORK/t-$buffers" timeout 120 "$APP" -t 2 -P -n 1000 -g "$WORK/go-$buffers" -b 20000 \
-		>"$WORK/out" 2>"$WORK/err" &
+		>"$WORK/out-$buffers" 2>"$WORK/err-$buffers" &
 	app=$!
-	wait_for_line "$WORK/out" ready
-	pid=$(field pid "$WORK/out")
+	wait_for_line "$WORK/out-$buffers" ready
+	pid=$(field pid "$WORK/out-$buffers")
 	cpid=$(consumer_of "$pid") || fail "$buffers: no consumer for process $pid"
 	kill -KILL "$cpid"
 	touch "$WORK/go-$buffers"
-	wait $app || fail "$buffers: faultapp exit status $?: $(cat "$WORK/err")"
-	b1=$(field b1_ms "$WORK/out")
-	b2=$(field b2_ms "$WORK/out")
+	wait $app || fail "$buffers: faultapp exit status $?: $(cat "$WORK/err-$buffers")"
+	b1=$(field b1_ms "$WORK/out-$buffers")
+	b2=$(field b2_ms "$WORK/out-$buffers")
 	echo "$buffers: b1 ${b1} ms, b2 ${b2} ms"
-	[ "$(field attempted "$WORK/out")" = 62000 ] || fail "$buffers: attempted: $(cat "$WORK/out")"
+	[ "$(field attempted "$WORK/out-$buffers")" = 62000 ] || fail "$buffers: attempted: $(cat "$WORK/out-$buffers")"
 	# 2 s of real time, not counted sleeps (they took 7-10 s)
 	[ "$b1" -ge 1950 ] && [ "$b1" -le 3000 ] ||
 		fail "$buffers: b1: the stalled write took $b1 ms, not 2 s"

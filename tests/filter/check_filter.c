@@ -18,6 +18,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/mman.h>
 
 #include "../check_run.h"
 #include "compiler.h"
@@ -229,6 +231,83 @@ START_TEST(strings)
 	/* Constant strings fold. */
 	CHECK(1, text, "\"abc\" == \"a*\"", text_call("", ""));
 	CHECK(0, text, "\"abc\" != \"a*\"", text_call("", ""));
+}
+END_TEST
+
+/*
+ * A string that ends where its page ends, the next page inaccessible: a
+ * read one byte past its NUL faults.  Unmapped by the caller.
+ */
+static char *at_page_end(const char *str, void **map, size_t *map_len)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t len = strlen(str) + 1;
+	size_t pages = (len + page - 1) / page + 1;
+	char *m = mmap(NULL, pages * page, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	ck_assert_ptr_ne(m, MAP_FAILED);
+	ck_assert_int_eq(mprotect(m + (pages - 1) * page, page, PROT_NONE), 0);
+	*map = m;
+	*map_len = pages * page;
+	return memcpy(m + (pages - 1) * page - len, str, len);
+}
+
+/*
+ * CHECK, where the decision must be taken on the string not measured
+ * (UST_SEG_CSTR: the probe hands it to libust's gated path before its
+ * strlen(), harness.c checks it against the program on the measured
+ * payload), on `text` placed at the end of its page.
+ */
+#define CHECK_CSTR(want, expr, str) do {				\
+		void *map_;						\
+		size_t map_len_;					\
+		unsigned int before_ = harness_cstr_decided;		\
+		char *s_ = at_page_end(str, &map_, &map_len_);		\
+									\
+		CHECK(want, text, expr, text_call(s_, "x"));		\
+		ck_assert_uint_eq(harness_cstr_decided, before_ + 1);	\
+		munmap(map_, map_len_);					\
+	} while (0)
+
+START_TEST(strings_not_measured)
+{
+	char *long_str = malloc(100001);
+
+	ck_assert_ptr_nonnull(long_str);
+	memset(long_str, 'a', 100000);
+	long_str[100000] = '\0';
+	long_str[50000] = 'z';
+	/* A prefix: compared byte by byte up to the first difference. */
+	CHECK_CSTR(1, "text == \"hello*\"", "hello world");
+	CHECK_CSTR(0, "text == \"hello*\"", "hell");
+	CHECK_CSTR(1, "text != \"xyz*\"", "hello");
+	CHECK_CSTR(0, "text == \"0123456789abcdefghij*\"", "0123456789abc");
+	CHECK_CSTR(1, "text == \"0123456789abcdefghij*\"", "0123456789abcdefghij");
+	/* Pieces after the first: found with strstr(). */
+	CHECK_CSTR(1, "text == \"*lo w*\"", "hello world");
+	CHECK_CSTR(0, "text == \"*zz*\"", "hello world");
+	CHECK_CSTR(1, "text == \"*zz*\"", "hello wozz");
+	CHECK_CSTR(1, "text == \"he*o*o*\"", "hello world");
+	CHECK_CSTR(0, "text == \"he*o*o*o*\"", "hello world");
+	CHECK_CSTR(1, "text == \"*o**r*\"", "hello world");
+	/* Patterns with bytes after their last star, or none: measured. */
+	CHECK_CSTR(1, "text == \"h*o*d\"", "hello world");
+	CHECK_CSTR(0, "text == \"hello\"", "hello world");
+	CHECK_CSTR(1, "text == \"hello world\"", "hello world");
+	/* The empty string. */
+	CHECK_CSTR(1, "text == \"*\"", "");
+	CHECK_CSTR(1, "text == \"\"", "");
+	CHECK_CSTR(0, "text == \"a*\"", "");
+	CHECK_CSTR(0, "text == \"*a*\"", "");
+	CHECK_CSTR(1, "text != \"*a*\"", "");
+	/* A long string, the piece in its middle or nowhere. */
+	CHECK_CSTR(1, "text == \"aaa*z*\"", long_str);
+	CHECK_CSTR(0, "text == \"*zz*\"", long_str);
+	CHECK_CSTR(1, "text == \"*a\"", long_str);
+	/* Not at a fixed offset (after a string): the interpreter decides. */
+	CHECK(1, text, "other == \"ta*\"", text_call("hello", "tail"));
+	free(long_str);
 }
 END_TEST
 
@@ -737,6 +816,7 @@ static Suite *filter_suite(void)
 	tcase_add_test(tc, integers);
 	tcase_add_test(tc, floats);
 	tcase_add_test(tc, strings);
+	tcase_add_test(tc, strings_not_measured);
 	tcase_add_test(tc, enums);
 	tcase_add_test(tc, arrays);
 	tcase_add_test(tc, sequences);

@@ -12,6 +12,12 @@
  *	fltapp threads T N R	T threads each emit N fa:ints then N
  *				fa:floats, in R rounds 1.1 s apart,
  *				n = 1000000 thread + 1000 round + 0..N-1
+ *	fltapp edges		emit four fa:text whose strings end where
+ *				their page ends, an inaccessible page after
+ *				(a read past a NUL faults): n = 0 "hello
+ *				edge", other ""; n = 1 "", count 7; n = 2
+ *				3000 'x'; n = 3 "hello", other "tail";
+ *				after = 100 + n
  *
  * Round i holds values a test can compute: ints i8 = 25i - 100, u8 = 28i,
  * i16 = 7000i - 32000, u16 = 7000i, i32 = 400000000i - 2000000000,
@@ -37,6 +43,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 
 #include "fa_tp.h"
@@ -185,6 +192,37 @@ static int threads(unsigned int nr)
 	return 0;
 }
 
+/*
+ * A copy of `str` ending where its page ends, the next page inaccessible;
+ * exits on failure.  Never unmapped (the program ends soon).
+ */
+static const char *at_page_end(const char *str)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t len = strlen(str) + 1;
+	size_t pages = (len + page - 1) / page + 1;
+	char *m = mmap(NULL, pages * page, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (m == MAP_FAILED || mprotect(m + (pages - 1) * page, page, PROT_NONE)) {
+		perror("fltapp: mmap");
+		exit(1);
+	}
+	return memcpy(m + (pages - 1) * page - len, str, len);
+}
+
+static int edges(void)
+{
+	static char xs[3001];
+
+	memset(xs, 'x', 3000);
+	trace_fa_text(0, 0, at_page_end("hello edge"), 100, at_page_end(""));
+	trace_fa_text(1, 7, at_page_end(""), 101, at_page_end("o"));
+	trace_fa_text(2, 0, at_page_end(xs), 102, at_page_end("o"));
+	trace_fa_text(3, 0, at_page_end("hello"), 103, at_page_end("tail"));
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *marker = getenv("FLTAPP_MARKER");
@@ -199,6 +237,8 @@ int main(int argc, char **argv)
 		emit_rounds(0);
 		return 0;
 	}
+	if (argc == 2 && !strcmp(argv[1], "edges"))
+		return edges();
 	if (argc == 3 && !strcmp(argv[1], "serve"))
 		return serve(argv[2]);
 	if (argc == 5 && !strcmp(argv[1], "threads")) {
@@ -206,6 +246,6 @@ int main(int argc, char **argv)
 		rounds = (unsigned int)atoi(argv[4]);
 		return threads((unsigned int)atoi(argv[2]));
 	}
-	fprintf(stderr, "usage: fltapp once | serve ANSWER | threads T N R\n");
+	fprintf(stderr, "usage: fltapp once | serve ANSWER | threads T N R | edges\n");
 	return 2;
 }

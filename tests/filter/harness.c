@@ -11,6 +11,7 @@
 
 #include "flt_tp.h"
 #include "harness.h"
+#include "fast.h"
 
 int harness_result = -1;
 struct ust_filter_ctx harness_ctx = { 1234, 1200, 1, "harness" };
@@ -28,6 +29,12 @@ static size_t program_map_len;
 
 struct payload {
 	struct ust_seg segs[MAX_SEGS];
+	/*
+	 * The same payload as ust_event_write_gated_ip() receives it: its
+	 * strings not measured (UST_SEG_CSTR), each copied with its NUL as
+	 * the last byte before the inaccessible page, or first after one.
+	 */
+	struct ust_seg cstr[MAX_SEGS];
 	unsigned int nr_segs;
 };
 
@@ -64,6 +71,24 @@ static void *guarded(const void *data, size_t len, int at_end, void **map,
 	return p;
 }
 
+/* Segment `seg` of a payload the probe gave, in both forms of struct payload. */
+static void capture_seg(struct payload *pl, unsigned int i,
+			const struct ust_seg *seg, int at_end)
+{
+	size_t len = seg->len;
+
+	if (len == UST_SEG_CSTR) {
+		len = strlen(seg->ptr);
+		pl->cstr[i].ptr = guarded(seg->ptr, len + 1, at_end, NULL, NULL);
+	}
+	pl->segs[i].ptr = guarded(seg->ptr, len, at_end, NULL, NULL);
+	pl->segs[i].len = len;
+	if (seg->len != UST_SEG_CSTR)
+		pl->cstr[i] = pl->segs[i];
+	else
+		pl->cstr[i].len = UST_SEG_CSTR;
+}
+
 static void capture(const struct ust_seg *segs, unsigned int nr_segs)
 {
 	int at_end;
@@ -74,11 +99,8 @@ static void capture(const struct ust_seg *segs, unsigned int nr_segs)
 
 		if (nr_payloads == MAX_PAYLOADS || nr_segs > MAX_SEGS)
 			abort();
-		for (i = 0; i < nr_segs; i++) {
-			pl->segs[i].ptr = guarded(segs[i].ptr, segs[i].len, at_end,
-						  NULL, NULL);
-			pl->segs[i].len = segs[i].len;
-		}
+		for (i = 0; i < nr_segs; i++)
+			capture_seg(pl, i, &segs[i], at_end);
 		pl->nr_segs = nr_segs;
 		nr_payloads++;
 	}
@@ -94,6 +116,25 @@ unsigned int harness_nr_payloads(void)
 	return nr_payloads;
 }
 
+unsigned int harness_cstr_decided;
+
+/*
+ * A string against a pattern, on strings not measured, as libust's
+ * ust_event_write_gated_ip() runs it: when it decides, it must decide as
+ * the program does on the measured payload, `r`.
+ */
+static void check_cstr(const struct ust_seg *cstr, unsigned int nr_segs, int r)
+{
+	int lazy;
+
+	if (filter.fast.shape != UST_FILTER_SHAPE_STR_MATCH)
+		return;
+	lazy = ust_filter_str_cstr_keeps(&filter.fast, cstr, nr_segs);
+	if (lazy >= 0 && lazy != r)
+		abort();
+	harness_cstr_decided += lazy >= 0;
+}
+
 int harness_run_payload(unsigned int i)
 {
 	struct ust_filter slow = filter;
@@ -105,6 +146,7 @@ int harness_run_payload(unsigned int i)
 	if (ust_filter_run(&slow, payloads[i].segs, payloads[i].nr_segs,
 			   &harness_ctx) != r)
 		abort();
+	check_cstr(payloads[i].cstr, payloads[i].nr_segs, r);
 	return r;
 }
 
@@ -112,8 +154,11 @@ int ust_provider_register(struct ust_provider *provider)
 {
 	uint32_t i;
 
-	for (i = 0; i < provider->nr_events; i++)
+	/* Gated: the probes with strings call ust_event_write_gated_ip(). */
+	for (i = 0; i < provider->nr_events; i++) {
 		provider->events[i]->enabled = 1;
+		provider->events[i]->reserved = 1;
+	}
 	if (harness_nr_providers < HARNESS_MAX_PROVIDERS)
 		harness_providers[harness_nr_providers++] = provider;
 	return 0;
@@ -146,6 +191,36 @@ void ust_event_write_ip(struct ust_event_desc *event, const struct ust_seg *segs
 	} else {
 		harness_result = 1;
 	}
+}
+
+/*
+ * What the probes with strings call, their event gated: the program's
+ * shape on the strings not measured when it can decide there, then, as
+ * ust_event_write_ip(), the program on the measured payload.
+ */
+void ust_event_write_gated_ip(struct ust_event_desc *event,
+			      struct ust_seg *segs, unsigned int nr_segs,
+			      size_t known_size, const void *ip)
+{
+	struct ust_seg cstr[MAX_SEGS];
+	unsigned int i;
+
+	if (nr_segs > MAX_SEGS)
+		abort();
+	memcpy(cstr, segs, nr_segs * sizeof(*segs));
+	for (i = 0; i < nr_segs; i++) {
+		if (segs[i].len == UST_SEG_CSTR) {
+			segs[i].len = strlen(segs[i].ptr);
+			known_size += segs[i].len;
+		}
+	}
+	if (capturing) {
+		capture(cstr, nr_segs);
+		return;
+	}
+	ust_event_write_ip(event, segs, nr_segs, known_size, ip);
+	if (program)
+		check_cstr(cstr, nr_segs, harness_result);
 }
 
 int harness_event(const struct ust_event_desc *desc, struct filter_event *ev,

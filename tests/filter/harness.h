@@ -3,7 +3,8 @@
  *
  * SPDX-License-Identifier: GPL-2.0-only
  *
- * harness.c stands in for libust: ust_event_write_ip() runs the filter set
+ * harness.c stands in for libust: ust_event_write_ip() (and
+ * ust_event_write_gated_ip(), the probes' events being gated) runs the filter set
  * by harness_set() on the probe's own segments and keeps the result, so
  * a test compiles an expression against an event's descriptor (its TSDL
  * fields and layout, as libust and the ELF section have them), calls the
@@ -57,6 +58,13 @@ int harness_use(const void *bytes, size_t size, struct ust_filter_error *verr);
  * the interpreter).
  */
 void harness_capture(int on);
+/*
+ * How many times a string against a pattern was decided on strings not
+ * measured (UST_SEG_CSTR), as libust's gated path for probes with
+ * strings does; each time checked against the program's decision on
+ * the measured payload (abort when they differ).
+ */
+extern unsigned int harness_cstr_decided;
 unsigned int harness_nr_payloads(void);
 int harness_run_payload(unsigned int i);
 /* Capture one payload of each event of flt.xml (once), and edge cases. */

@@ -16,6 +16,11 @@
 #   check_kernel.py DIR --classes A,B,..  exactly these event classes
 #   check_kernel.py DIR --statedump TID   the statedump's order and content
 #                                         (the recorder, TID's maps, lo, disks)
+#   check_kernel.py DIR --threads PID TIDS CPU
+#                                         every event of the threads TIDS
+#                                         (comma-separated) has pid PID; each
+#                                         has its getppid() and exit on CPU,
+#                                         and a fork of process PID
 import argparse
 import os
 import re
@@ -325,6 +330,43 @@ def check_flight_kernel(snap, kernel, tid, reason):
     print("kernel part: %d system calls of %d, ends at the trigger" % (calls, tid))
 
 
+def check_threads(root, pid, tids, cpu):
+    """
+    Threads of process `pid` that ran on `cpu` and were made on another:
+    every event in their context says `pid`, and so does their creation.
+    """
+    seen = {t: set() for t in tids}
+    wrong = []
+    for name, ev, _ in events(os.path.join(root, "kernel")):
+        if name == "sched_process_fork":
+            p = payload(ev)
+            child = int(p["child_tid"])
+            if child in seen:
+                seen[child].add("fork")
+                if int(p["child_pid"]) != pid or int(p["parent_pid"]) != pid:
+                    fail("fork of thread %d: parent_pid %s, child_pid %s, not %d"
+                         % (child, p["parent_pid"], p["child_pid"], pid))
+        if name.startswith("lttng_statedump_"):
+            continue
+        tid = int(ev.common_context_field["tid"])
+        if tid not in seen:
+            continue
+        if int(ev.common_context_field["pid"]) != pid:
+            wrong.append("%s of thread %d: pid %s" % (
+                name, tid, ev.common_context_field["pid"]))
+        if int(ev.packet.context_field["cpu_id"]) == cpu and name in (
+                "syscall_entry_getppid", "sched_process_exit"):
+            seen[tid].add(name)
+    if wrong:
+        fail("%d events of the threads of process %d say another process: %s"
+             % (len(wrong), pid, "; ".join(wrong[:5])))
+    want = {"fork", "syscall_entry_getppid", "sched_process_exit"}
+    short = {t: sorted(want - s) for t, s in seen.items() if s != want}
+    if short:
+        fail("threads missing events (on CPU %d): %s" % (cpu, short))
+    print("%d threads of process %d: every event says so" % (len(tids), pid))
+
+
 def check_classes(root, names):
     """Exactly these classes besides the statedump's."""
     meta = open(os.path.join(root, "kernel", "metadata")).read()
@@ -346,6 +388,7 @@ def main():
     ap.add_argument("--classes")
     ap.add_argument("--statedump", type=int)
     ap.add_argument("--flight-kernel", nargs=3)
+    ap.add_argument("--threads", nargs=3)
     a = ap.parse_args()
     if a.flight_kernel:
         check_flight_kernel(a.dir, a.flight_kernel[0], int(a.flight_kernel[1]),
@@ -360,6 +403,9 @@ def main():
         check_classes(a.dir, a.classes.split(","))
     if a.statedump is not None:
         check_statedump(a.dir, a.statedump)
+    if a.threads:
+        check_threads(a.dir, int(a.threads[0]),
+                      [int(t) for t in a.threads[1].split(",")], int(a.threads[2]))
 
 
 main()

@@ -8,6 +8,8 @@
 #
 #   check_lttng_analyses.py UST DIR TID RECEIVER FILE
 #   check_lttng_analyses.py --gaps DIR TID...   exit 1 when a thread has a gap
+#                                               (TID... and the threads of
+#                                               the first one's process)
 #
 # The LTTng analyses take "the thread on a CPU" from sched_switch alone;
 # `ust report` also from each event's _tid context.  They agree exactly
@@ -17,7 +19,8 @@
 # --gaps finds a thread running where the last switch put another one
 # or where no switch was seen yet (lttng-cputop then counts the thread
 # from the start of the trace, `ust report` from its first event),
-# and lttng-analyses.sh records again until neither thread has a gap.
+# and lttng-analyses.sh records again until no thread of the process
+# (a sanitizer's runtime adds one) has a gap.
 import json
 import subprocess
 import sys
@@ -102,22 +105,43 @@ def gaps(path, tids):
     return found
 
 
-def process_threads(path, pid):
-    """The threads of process `pid`: itself and the threads it made
-    (sched_process_fork with child_pid = pid; a sanitizer's runtime adds
-    one of its own)."""
+def made_threads(path, pid):
+    """Process `pid` and the threads it made (sched_process_fork with
+    child_pid = pid; a sanitizer's runtime adds one of its own)."""
     import bt2
-    tids = {pid}
+    made = {pid}
     for m in bt2.TraceCollectionMessageIterator(path + "/kernel"):
         if type(m) is bt2._EventMessageConst and m.event.name == "sched_process_fork" \
                 and int(m.event.payload_field["child_pid"]) == pid:
-            tids.add(int(m.event.payload_field["child_tid"]))
-    return tids
+            made.add(int(m.event.payload_field["child_tid"]))
+    return made
+
+
+def process_threads(path, pid):
+    """The threads of process `pid` (made_threads).  Each of their events
+    says `pid` in its pid context, and no other thread's does (the
+    bridge's thread table)."""
+    import bt2
+    made = made_threads(path, pid)
+    said = {}
+    for m in bt2.TraceCollectionMessageIterator(path + "/kernel"):
+        if type(m) is not bt2._EventMessageConst or m.event.name.startswith("lttng_statedump_"):
+            continue
+        ctx = m.event.common_context_field
+        said.setdefault(int(ctx["tid"]), set()).add(int(ctx["pid"]))
+    wrong = {t: sorted(p) for t, p in said.items()
+             if (t in made and p != {pid}) or (t not in made and pid in p)}
+    if wrong:
+        fail("process %d made threads %s; the pid context of these says "
+             "otherwise: %s" % (pid, sorted(made), wrong))
+    return made
 
 
 def main():
     if sys.argv[1] == "--gaps":
-        found = gaps(sys.argv[2], [int(t) for t in sys.argv[3:]])
+        # Every thread of the process: its CPU time is compared too.
+        tids = [int(t) for t in sys.argv[3:]]
+        found = gaps(sys.argv[2], set(tids) | made_threads(sys.argv[2], tids[0]))
         if found:
             print("sched_switch missing for threads %s" % sorted(found))
         sys.exit(1 if found else 0)

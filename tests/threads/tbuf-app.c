@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: GPL-2.0-only
  *
  *   tbuf-app [-t THREADS] [-w WAVES] [-n EVENTS] [-s] [-g] [-f]
+ *   tbuf-app -q [-n EVENTS]
  *
  * Runs WAVES waves of THREADS threads, one wave after the other (each
  * joined before the next starts): thread number w * THREADS + i records
@@ -15,6 +16,10 @@
  *   -b  the threads of a wave all record their first event before any
  *       records its second, so that they all hold a buffer at once
  *       however slowly threads start (e.g. under a sanitizer)
+ *   -q  instead, the payloads of libust's quick path (threadbuf.h): one
+ *       thread records EVENTS times tbuf:small {seq} (4 bytes), tbuf:pair
+ *       {seq, 3 * seq} (8 bytes) and tbuf:empty, pausing 150 ms after
+ *       the records of seq 1 and 2 (a time too far for a compact header)
  * At exit it prints "attempted=N handler=M grown=B": B is how many bytes
  * libust's memfd ("ust-trace") grew since before the first record, so
  * that a test sees how many thread buffers were added (per-thread mode).
@@ -71,6 +76,21 @@ static void *worker(void *arg)
 	if (nr_events == 0 && with_barrier)
 		pthread_barrier_wait(&wave_met);
 	return NULL;
+}
+
+/* -q */
+static void quick_payloads(void)
+{
+	uint32_t i;
+
+	for (i = 0; i < nr_events; i++) {
+		trace_tbuf_small(i);
+		trace_tbuf_pair(i, 3 * i);
+		trace_tbuf_empty();
+		if (i == 1 || i == 2)
+			usleep(150000);
+	}
+	printf("attempted=%llu\n", 3ull * nr_events);
 }
 
 static void on_timer(int sig)
@@ -154,10 +174,10 @@ static void run_workload(void)
 
 int main(int argc, char **argv)
 {
-	int opt, do_fork = 0;
+	int opt, do_fork = 0, quick = 0;
 	pid_t child = -1;
 
-	while ((opt = getopt(argc, argv, "t:w:n:sgfb")) != -1) {
+	while ((opt = getopt(argc, argv, "t:w:n:sgfbq")) != -1) {
 		switch (opt) {
 		case 't': nr_threads = (unsigned int)atoi(optarg); break;
 		case 'w': nr_waves = (unsigned int)atoi(optarg); break;
@@ -166,13 +186,18 @@ int main(int argc, char **argv)
 		case 'g': with_signal = 1; break;
 		case 'f': do_fork = 1; break;
 		case 'b': with_barrier = 1; break;
+		case 'q': quick = 1; break;
 		default:
-			fprintf(stderr, "usage: tbuf-app [-t N] [-w N] [-n N] [-sgfb]\n");
+			fprintf(stderr, "usage: tbuf-app [-t N] [-w N] [-n N] [-sgfbq]\n");
 			return 2;
 		}
 	}
 	if (nr_threads < 1 || nr_threads > 4096 || nr_waves < 1)
 		return 2;
+	if (quick) {
+		quick_payloads();
+		return 0;
+	}
 	if (do_fork)
 		child = fork();
 	run_workload();

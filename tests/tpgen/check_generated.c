@@ -201,7 +201,12 @@ START_TEST(test_unsigned_ints)
 }
 END_TEST
 
-START_TEST(test_strings)
+/*
+ * trace_tpt_strings("ab", 0x1234, -5, "", NULL, ...): a NULL string is
+ * recorded as "(null)", "" as one NUL.  Checks the last write's payload,
+ * returns its size.
+ */
+static size_t check_strings_write(void)
 {
 	uint16_t count = 0x1234;
 	int8_t flag = -5;
@@ -209,7 +214,6 @@ START_TEST(test_strings)
 	unsigned char expect[64];
 	size_t off = 0;
 
-	/* A NULL string is recorded as "(null)"; "" as one NUL. */
 	trace_tpt_strings("ab", count, flag, "", NULL, last);
 	check_last_write(&__ust_event_tpt_strings);
 	ck_assert_uint_eq(mock_last.nr_segs, 8);
@@ -221,8 +225,33 @@ START_TEST(test_strings)
 	off = put(expect, off, &last, 8);
 	ck_assert_uint_eq(mock_last.payload_size, off);
 	ck_assert_mem_eq(mock_last.payload, expect, off);
+	return off;
+}
+
+START_TEST(test_strings)
+{
+	check_strings_write();
+	ck_assert_int_eq(mock_last.gated, 0);
+	ck_assert_uint_eq(mock_last.segs[0].len, 2);
 }
 END_TEST
+
+/*
+ * With a filter (the gate word set), the probe hands its strings to
+ * libust unmeasured (UST_SEG_CSTR) and the other segments' size; the
+ * record is the same.  Without, it measures them itself (test_strings).
+ */
+START_TEST(test_strings_gated)
+{
+	__ust_event_tpt_strings.reserved = 1;
+	check_strings_write();
+	__ust_event_tpt_strings.reserved = 0;
+	ck_assert_int_eq(mock_last.gated, 1);
+	ck_assert_uint_eq(mock_last.segs[0].len, UST_SEG_CSTR);
+	ck_assert_uint_eq(mock_last.segs[3].len, UST_SEG_CSTR);
+	ck_assert_uint_eq(mock_last.segs[5].len, UST_SEG_CSTR);
+	ck_assert_uint_eq(mock_last.known_size, 3 + 3 + 8);
+}
 
 /* The string's bytes come from the caller, its NUL from a constant. */
 START_TEST(test_string_terminator_is_ours)
@@ -545,6 +574,7 @@ int main(void)
 		{ "probes", setup, NULL, 0, {
 			test_disabled_writes_nothing, test_signed_ints,
 			test_unsigned_ints, test_strings,
+			test_strings_gated,
 			test_string_terminator_is_ours, test_empty_event,
 			test_two_facilities, NULL } },
 		{ "types", setup, NULL, 0, {

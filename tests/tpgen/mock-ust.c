@@ -62,6 +62,34 @@ void ust_event_write_ip(struct ust_event_desc *event,
 	mock_nr_writes++;
 }
 
+/*
+ * What probes with strings call when the gate word is set: measure the
+ * strings (UST_SEG_CSTR) as libust does for a record it keeps, and
+ * record the write, keeping the segments as they were passed.
+ */
+void ust_event_write_gated_ip(struct ust_event_desc *event,
+			      struct ust_seg *segs, unsigned int nr_segs,
+			      size_t known_size, const void *ip)
+{
+	struct ust_seg measured[MOCK_MAX_SEGS] = { { NULL, 0 } };
+	size_t size = known_size;
+	unsigned int i, n = nr_segs < MOCK_MAX_SEGS ? nr_segs : MOCK_MAX_SEGS;
+
+	for (i = 0; i < n; i++) {
+		measured[i] = segs[i];
+		if (segs[i].len == UST_SEG_CSTR) {
+			measured[i].len = strlen((const char *)segs[i].ptr);
+			size += measured[i].len;
+		}
+	}
+	ust_event_write_ip(event, measured, n, size, ip);
+	mock_last.nr_segs = nr_segs;
+	for (i = 0; i < n; i++)
+		mock_last.segs[i] = segs[i];
+	mock_last.gated = 1;
+	mock_last.known_size = known_size;
+}
+
 struct ust_provider *mock_find_provider(const char *facility)
 {
 	unsigned int i;

@@ -23,6 +23,9 @@ struct mock_write {
 	size_t seg_total;			/* sum of the segment lengths */
 	unsigned char payload[MOCK_MAX_PAYLOAD];
 	int truncated;				/* payload did not fit */
+	/* Through ust_event_write_gated_ip(): segs as passed, strings measured for the rest. */
+	int gated;
+	size_t known_size;			/* as passed to it */
 };
 
 extern struct ust_provider *mock_providers[MOCK_MAX_PROVIDERS];

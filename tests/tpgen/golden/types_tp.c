@@ -315,7 +315,6 @@ void __ust_probe_types_structs(const struct types_point *origin,
 		__ust_put_u8(__ust_fixed0.seg + 8, __ust_cast(uint8_t, seg->state));
 	}
 	const char *__ust_str_who = who ? who : "(null)";
-	size_t __ust_len_who = __builtin_strlen(__ust_str_who);
 	struct __attribute__((packed)) {
 		unsigned char box[16];
 		unsigned char path[20];
@@ -334,6 +333,19 @@ void __ust_probe_types_structs(const struct types_point *origin,
 			__builtin_memcpy(__ust_fixed1.path + 10 * __ust_i2 + 2, &path[__ust_i2].weight, 8);
 		}
 	}
+	if (UST_EVENT_GATED(&__ust_event_types_structs)) {
+		struct ust_seg __ust_segs[4] = {
+			{ &__ust_fixed0, sizeof(__ust_fixed0) },
+			{ __ust_str_who, UST_SEG_CSTR },
+			{ "", 1 },
+			{ &__ust_fixed1, sizeof(__ust_fixed1) },
+		};
+
+		ust_event_write_gated(&__ust_event_types_structs, __ust_segs, 4,
+				sizeof(__ust_fixed0) + 1 + sizeof(__ust_fixed1));
+		return;
+	}
+	size_t __ust_len_who = __builtin_strlen(__ust_str_who);
 	struct ust_seg __ust_segs[4] = {
 		{ &__ust_fixed0, sizeof(__ust_fixed0) },
 		{ __ust_str_who, __ust_len_who },
