@@ -362,7 +362,7 @@ int interpret(const struct ust_filter *f, const struct ust_seg *segs,
 	const struct ust_filter_insn *in;
 	struct run r;
 	uint32_t pc = 0;
-	int64_t k;
+	int64_t k, result;
 	/* In registers: nothing the program does changes them. */
 	const struct ust_filter_insn *const insns = f->insns;
 	const uint32_t nr_insns = f->nr_insns;
@@ -460,10 +460,19 @@ lnot:
 to_bool:
 	top->i = top->i != 0;
 	NEXT();
+/*
+ * A binary operation pops its right operand first, then writes its result
+ * over the left one, the new top (the validator proved the depth is at
+ * least 2 here).  Not a store through &top[-1]: GCC's object-size pass
+ * sees `top` start at stack[0] and cannot know the depth, so
+ * -fsanitize=object-size reports such a store as out of bounds although
+ * it is inside stack[] (doc/reliability.md, finding F1).
+ */
 int_op:
-	if (int_binary(in->op, top[-1].i, top->i, &top[-1].i))
+	if (int_binary(in->op, top[-1].i, top->i, &result))
 		return 0;
 	top--;
+	top->i = result;
 	NEXT();
 in_ranges:
 	top->i = in_ranges(f, in, top->i);
@@ -481,13 +490,13 @@ bool_d:
 	top->i = top->d != 0;
 	NEXT();
 dbl_op:
-	dbl_binary(in->op, &top[-1], top->d);
 	top--;
+	dbl_binary(in->op, top, top[1].d);
 	NEXT();
 str_eq:
-	top[-1].i = top[-1].len == top->len &&
-		    memcmp(top[-1].s, top->s, top->len) == 0;
 	top--;
+	top->i = top->len == top[1].len &&
+		 memcmp(top->s, top[1].s, top[1].len) == 0;
 	NEXT();
 str_match:
 	top->i = ust_filter_match(top->s, top->len, f->pool + in->c, in->b);

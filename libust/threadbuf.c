@@ -162,14 +162,13 @@ static int tb_take_free(struct ust_threads *th)
 }
 
 /*
- * Set claimed region `idx` up for the calling thread and writer `w`,
- * then hand it to the consumer as OWNED (I15).
+ * Set claimed region `m` (a copy of its index entry) up for the calling
+ * thread and writer `w`, then hand it to the consumer as OWNED (I15).
  */
 static void tb_setup(struct ust_session *s, struct ust_channel *ch,
-		     struct ust_tb_writer *w, uint32_t idx, uint32_t role,
-		     uint64_t instance)
+		     struct ust_tb_writer *w, const struct ust_tbuf_map *m,
+		     uint32_t role, uint64_t instance)
 {
-	struct ust_tbuf_map *m = &s->threads.maps[idx];
 	struct ust_shm_tbuf *ctl = m->ctl;
 	uint64_t now = ust__clock_read(s->clock_kind);
 	int32_t tid = ust__thread_tid();
@@ -290,6 +289,7 @@ int ust__tb_claim(struct ust_session *s, struct ust_channel *ch,
 		  struct ust_tb_thread *t, uint32_t role)
 {
 	struct ust_threads *th = &s->threads;
+	struct ust_tbuf_map m;
 	uint64_t instance;
 	sigset_t all, old;
 	int idx;
@@ -300,10 +300,16 @@ int ust__tb_claim(struct ust_session *s, struct ust_channel *ch,
 	idx = tb_take_free(th);
 	if (idx < 0)
 		idx = tb_append(s);
+	/*
+	 * The entry is copied under the lock: another thread's tb_append()
+	 * may move the index (mremap) as soon as we unlock.
+	 */
+	if (idx >= 0)
+		m = th->maps[idx];
 	instance = ++th->instances;
 	tb_spin_unlock(&th->lock);
 	if (idx >= 0) {
-		tb_setup(s, ch, &t->w[role], (uint32_t)idx, role, instance);
+		tb_setup(s, ch, &t->w[role], &m, role, instance);
 		if (role == UST_TBUF_ROLE_THREAD)
 			t->quick = tb_quick_ok(s, ch);
 		if (!t->armed && tb_key_ok) {

@@ -402,8 +402,16 @@ static int emit_event(FILE *out, struct decl_state *st,
 	if (emit_event_comment(out, fac, event))
 		goto out;
 	fprintf(out, "extern struct ust_event_desc __ust_event_%s_%s;\n", f, e);
-	if (tp_emit_call(out, 0, "void __ust_probe_", f, e, &params, ");\n") ||
-	    tp_emit_call(out, 0, "static inline void trace_", f, e, &params, ")\n{\n"))
+	if (tp_emit_call(out, 0, "void __ust_probe_", f, e, &params, ");\n"))
+		goto out;
+	/*
+	 * Always inlined, even where the compiler would rather not (-O0 is
+	 * fine; a sanitizer's instrumentation made GCC keep one copy): each
+	 * call is then its own site, for the ip context (the probe's return
+	 * address) and for the USDT note.
+	 */
+	fputs("__attribute__((__always_inline__))\n", out);
+	if (tp_emit_call(out, 0, "static inline void trace_", f, e, &params, ")\n{\n"))
 		goto out;
 	if (opts->sdt && emit_sdt_probe(out, fac, event))
 		goto out;

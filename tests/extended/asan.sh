@@ -36,9 +36,13 @@ done
 [ "$nexe" -ge 10 ] || fail "only $nexe sanitized executables found"
 say "$nexe executables load libasan first"
 
-# Tests turned off in this lane: none.  A test may be turned off only
-# for a finding reported in doc/reliability.md, with SKIP_<dir>="test"
-# and a comment naming the finding; remove the entry with the fix.
+# The folders run: every folder of tests/Makefile.am's SUBDIRS
+# (run_suite); none is left out (SKIP_DIRS="dir", with the reason next
+# to it, would).  Tests turned off in this lane: none.  A test may be
+# turned off only for a finding reported in doc/reliability.md, with
+# SKIP_<dir>="test" and a comment naming the finding; remove the entry
+# with the fix.  (tests/threads/valgrind.sh skips itself here: valgrind
+# cannot run an ASan program.)
 
 rm -rf "$logs" && mkdir -p "$logs"
 # UBSan's reports ignore log_path in GCC 12's combined ASan+UBSan runtime

@@ -1,9 +1,11 @@
 #!/bin/sh
 # fuzz.sh - `make fuzz` and the fuzz lane of `make check-extended`:
 # libFuzzer runs of tpgen's front end (tests/tpgen/fuzz-tpgen.c), of the
-# trace reader (tests/reader/fuzz_reader.c) and of the runtime control
+# trace reader (tests/reader/fuzz_reader.c), of the runtime control
 # area as `ust list`, `ust ctl` and libust read it
-# (tests/control/fuzz_control.c), FUZZ_SECONDS each (default 60; the
+# (tests/control/fuzz_control.c) and of the filters (expressions compiled,
+# programs validated and run on events: tests/filter/fuzz-filter.c),
+# FUZZ_SECONDS each (default 60; the
 # nightly form is `make fuzz FUZZ_SECONDS=600`), each from its seed
 # corpus in the source tree, copied
 # under fuzz-work/ (the source tree is never written).  Prints the
@@ -45,4 +47,5 @@ mkdir -p "$work"
 fuzz tpgen tpgen fuzz-tpgen fuzz-corpus
 fuzz reader reader fuzz_reader fuzz-corpus
 fuzz control control fuzz_control fuzz-corpus
+fuzz filter filter fuzz-filter fuzz-corpus
 done_ok

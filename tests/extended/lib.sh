@@ -40,13 +40,17 @@ sanitized_tree() {
 		{ tail -n 40 "$dir/build.log"; fail "build failed: $dir/build.log"; }
 }
 
-# tests_of DIR: the TESTS of a configured test directory.
-tests_of() {
+# make_var DIR VAR: the value of VAR in the Makefile of a configured
+# directory.
+make_var() {
 	# First bring the Makefile up to date: regenerating it prints.
 	make -s --no-print-directory -C "$1" Makefile >/dev/null 2>&1 || true
-	printf 'print-tests:\n\t@echo $(TESTS)\n' |
-		make -s --no-print-directory -C "$1" -f Makefile -f - print-tests
+	printf 'print-var:\n\t@echo $(%s)\n' "$2" |
+		make -s --no-print-directory -C "$1" -f Makefile -f - print-var
 }
+
+# tests_of DIR: the TESTS of a configured test directory.
+tests_of() { make_var "$1" TESTS; }
 
 # without LIST WORD...: LIST minus the WORDs.
 without() {
@@ -56,11 +60,28 @@ without() {
 	done
 }
 
-# run_suite TREE: `make check` in each test directory of TREE, less the
-# tests named in SKIP_<dir> (said aloud).  Sets TOTAL; fails at the end.
+# test_dirs TREE: the test folders of TREE, as tests/Makefile.am's SUBDIRS
+# lists them (the folders `make check` runs), so that a folder added
+# there runs in every lane too.
+test_dirs() { make_var "$1/tests" SUBDIRS; }
+
+# run_suite TREE: `make check` in each test folder of TREE (test_dirs),
+# less the folders named in SKIP_DIRS and the tests named in SKIP_<dir>
+# (both said aloud; the lane script says why next to each).  LANE_DIRS,
+# when set, runs only those folders (a lane on a subset, by hand:
+# `make check-asan LANE_DIRS="filter net"`).  Sets TOTAL; fails at the
+# end.
 run_suite() {
 	st=0 TOTAL=0
-	for d in unit consumer integration cli tpgen reader functions report storm kernel control flight faults security; do
+	all=$(test_dirs "$1")
+	[ -n "$all" ] || fail "no test folder in $1/tests/Makefile (SUBDIRS)"
+	for d in ${SKIP_DIRS:-} ${LANE_DIRS:-}; do
+		case " $all " in *" $d "*) ;; *) fail "no test folder tests/$d" ;; esac
+	done
+	for d in ${SKIP_DIRS:-}; do say "tests/$d: NOT RUN in this lane (see $LANE.sh)"; done
+	dirs=$(without "${LANE_DIRS:-$all}" ${SKIP_DIRS:-})
+	say "test folders: $dirs"
+	for d in $dirs; do
 		dir=$1/tests/$d
 		eval skip=\${SKIP_$d:-}
 		list=$(without "$(tests_of "$dir")" $skip)

@@ -5,10 +5,13 @@
 #
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# All test directories run: tests/unit (the ring buffer, incl. 4 writer
-# threads and a signal handler) and tests/consumer (check_packet,
-# check_clock, check_consumer and the consumer scripts) are the point;
-# the others come cheap (~1 min in all).  The first report fails the
+# Every folder of tests/Makefile.am's SUBDIRS runs (run_suite; none in
+# SKIP_DIRS): tests/unit (the ring buffer, incl. 4 writer threads and a
+# signal handler), tests/consumer (check_packet, check_clock,
+# check_consumer and the consumer scripts) and tests/threads (per-thread
+# buffers, 1000 threads) are the point; the others come cheap.
+# (tests/threads/valgrind.sh skips itself here: valgrind cannot run a
+# TSan program.)  The first report fails the
 # process (exit 66) and every report is also written to $logs, which must
 # stay empty.  Suppressions: tsan.supp (each entry justified there).
 . "$(dirname "$0")/lib.sh"

@@ -63,7 +63,25 @@ PY
 # of ADDR, in the background, killed after 300 s by a watchdog if the test
 # has not stopped it.  Sets RELAYD_PID (lttng-relayd itself, so that
 # signals reach it), CTRL, DATA, LIVE_PORT.  Its messages go to OUTDIR.log.
+# A port found free may be taken before lttng-relayd binds it (by another
+# test run on the machine that was handed the same free port): then it
+# exits saying "Address already in use", and new ports are tried (5 times
+# at most).
 start_relayd() {
+	local addr=$1 out=$2 attempt
+	shift 2
+
+	for attempt in 1 2 3 4 5; do
+		relayd_try "$addr" "$out" "$@" && return 0
+		grep -q 'Address already in use' "$out.log" || break
+	done
+	cat "$out.log"
+	fail "lttng-relayd did not start on $addr ports $CTRL $DATA $LIVE_PORT"
+}
+
+# relayd_try ADDR OUTDIR [EXTRA_ARGS...]: one start of start_relayd; fails
+# when lttng-relayd exits or does not listen within 5 s.
+relayd_try() {
 	local addr=$1 out=$2 scheme=tcp host=$1 tries
 	shift 2
 
@@ -84,8 +102,8 @@ start_relayd() {
 		kill -0 "$RELAYD_PID" 2>/dev/null || break
 		sleep 0.05
 	done
-	cat "$out.log"
-	fail "lttng-relayd did not start on $addr ports $CTRL $DATA $LIVE_PORT"
+	stop_relayd "$RELAYD_PID"
+	return 1
 }
 
 stop_relayd() {

@@ -202,12 +202,16 @@ static void add_trace(struct replay *rp, const char *dir)
 	free(names);
 }
 
-/* Where the next metadata increment ends: before the next "event {" block. */
+/*
+ * Where the next metadata increment ends: before the next "event {" block.
+ * The search starts past the first byte not sent yet, inside the text
+ * (read_all ends it with a NUL): none is left when all was sent.
+ */
 static size_t next_increment(const struct trace *t, bool split)
 {
 	const char *p;
 
-	if (!split)
+	if (!split || t->meta_sent + 1 >= t->meta_len)
 		return t->meta_len;
 	p = strstr(t->metadata + t->meta_sent + 1, "\nevent {");
 	return p ? (size_t)(p - t->metadata) + 1 : t->meta_len;
@@ -215,11 +219,12 @@ static size_t next_increment(const struct trace *t, bool split)
 
 static void send_metadata_step(struct replay *rp, struct trace *t)
 {
-	size_t end = next_increment(t, rp->split);
+	size_t end;
 	int ret;
 
 	if (t->meta_sent == t->meta_len)
 		return;
+	end = next_increment(t, rp->split);
 	while ((ret = ust_relay_send_metadata(t->meta, t->metadata + t->meta_sent,
 					     end - t->meta_sent)) == UST_RELAY_FULL)
 		if (ust_relay_flush(rp->r, rp->timeout_ms) == UST_RELAY_BROKEN)

@@ -13,6 +13,9 @@
  * stream's packets name the thread its records come from.
  *   -g  a 20 kHz timer signal whose handler records tbuf:handler
  *   -f  fork first: parent and child each run the workload
+ *   -b  the threads of a wave all record their first event before any
+ *       records its second, so that they all hold a buffer at once
+ *       however slowly threads start (e.g. under a sanitizer)
  *   -q  instead, the payloads of libust's quick path (threadbuf.h): one
  *       thread records EVENTS times tbuf:small {seq} (4 bytes), tbuf:pair
  *       {seq, 3 * seq} (8 bytes) and tbuf:empty, pausing 150 ms after
@@ -39,8 +42,9 @@
 
 static unsigned int nr_threads = 1, nr_waves = 1;
 static uint32_t nr_events = 1000;
-static int with_text, with_signal;
+static int with_text, with_signal, with_barrier;
 static uint64_t handler_events;	/* atomic: handlers run on any thread */
+static pthread_barrier_t wave_met;	/* the threads of a wave, after one record */
 
 static int32_t gettid_now(void)
 {
@@ -51,17 +55,26 @@ struct work {
 	uint32_t thread;
 };
 
+static void record(uint32_t t, uint32_t i, int32_t tid)
+{
+	if (with_text && i % 8 == 0)
+		trace_tbuf_text(t, i, tid, "a text payload");
+	else
+		trace_tbuf_tick(t, i, tid);
+}
+
 static void *worker(void *arg)
 {
 	uint32_t t = ((struct work *)arg)->thread, i;
 	int32_t tid = gettid_now();
 
 	for (i = 0; i < nr_events; i++) {
-		if (with_text && i % 8 == 0)
-			trace_tbuf_text(t, i, tid, "a text payload");
-		else
-			trace_tbuf_tick(t, i, tid);
+		record(t, i, tid);
+		if (i == 0 && with_barrier)
+			pthread_barrier_wait(&wave_met);
 	}
+	if (nr_events == 0 && with_barrier)
+		pthread_barrier_wait(&wave_met);
 	return NULL;
 }
 
@@ -127,7 +140,7 @@ static void run_workload(void)
 	unsigned int i, k;
 	uint64_t n;
 
-	if (!th || !w)
+	if (!th || !w || pthread_barrier_init(&wave_met, NULL, nr_threads))
 		exit(1);
 	if (with_signal) {
 		struct sigaction sa;
@@ -154,6 +167,7 @@ static void run_workload(void)
 	       (unsigned long long)nr_waves * nr_threads * nr_events + n,
 	       (unsigned long long)n, memfd_size() - before);
 	fflush(stdout);
+	pthread_barrier_destroy(&wave_met);
 	free(th);
 	free(w);
 }
@@ -163,7 +177,7 @@ int main(int argc, char **argv)
 	int opt, do_fork = 0, quick = 0;
 	pid_t child = -1;
 
-	while ((opt = getopt(argc, argv, "t:w:n:sgfq")) != -1) {
+	while ((opt = getopt(argc, argv, "t:w:n:sgfbq")) != -1) {
 		switch (opt) {
 		case 't': nr_threads = (unsigned int)atoi(optarg); break;
 		case 'w': nr_waves = (unsigned int)atoi(optarg); break;
@@ -171,9 +185,10 @@ int main(int argc, char **argv)
 		case 's': with_text = 1; break;
 		case 'g': with_signal = 1; break;
 		case 'f': do_fork = 1; break;
+		case 'b': with_barrier = 1; break;
 		case 'q': quick = 1; break;
 		default:
-			fprintf(stderr, "usage: tbuf-app [-t N] [-w N] [-n N] [-sgfq]\n");
+			fprintf(stderr, "usage: tbuf-app [-t N] [-w N] [-n N] [-sgfbq]\n");
 			return 2;
 		}
 	}

@@ -5,6 +5,10 @@
 . "$top_srcdir/tests/threads/lib.sh"
 
 need_cmd valgrind
+# The sanitizer lanes of tests/extended build every program with ASan or
+# TSan, whose runtime valgrind cannot run (both claim the address space).
+san=$(ldd "$APP" | sed -n 's/^[[:space:]]*\(lib[at]san\)[^ ]* =>.*/\1/p' | head -n 1)
+[ -z "$san" ] || skip "tbuf-app is built with ${san#lib} (a sanitizer lane): valgrind cannot run it"
 export UST_TRACE='*' UST_OUTPUT="$WORK/t" UST_BUFFERS=per-thread UST_SUMMARY_DIR="$WORK/sum"
 mkdir "$WORK/sum"
 timeout 300 valgrind --error-exitcode=97 --leak-check=full --errors-for-leak-kinds=definite \

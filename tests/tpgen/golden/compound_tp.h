@@ -61,6 +61,7 @@ void __ust_probe_compound_flat(size_t u8_len, const uint8_t *u8, size_t i16_len,
 			       const uint64_t *u64, size_t d_len,
 			       const double *d, size_t rows_len,
 			       const int16_t (*rows)[2]);
+__attribute__((__always_inline__))
 static inline void trace_compound_flat(size_t u8_len, const uint8_t *u8,
 				       size_t i16_len, const int16_t *i16,
 				       size_t i64_len, const int64_t *i64,
@@ -85,6 +86,7 @@ void __ust_probe_compound_packed(size_t names_len, const char *const *names,
 				 size_t ports_len, const uint16_t *ports,
 				 size_t pairs_len,
 				 const struct compound_pair *pairs, uint8_t tail);
+__attribute__((__always_inline__))
 static inline void trace_compound_packed(size_t names_len,
 					 const char *const *names,
 					 size_t colors_len,
@@ -116,6 +118,7 @@ extern struct ust_event_desc __ust_event_compound_nested;
 void __ust_probe_compound_nested(const char *const *argv,
 				 const struct compound_pair *pair,
 				 const struct compound_nested_item *item);
+__attribute__((__always_inline__))
 static inline void trace_compound_nested(const char *const *argv,
 					 const struct compound_pair *pair,
 					 const struct compound_nested_item *item)
@@ -148,6 +151,7 @@ extern struct ust_event_desc __ust_event_compound_tagged;
 void __ust_probe_compound_tagged(uint32_t id, enum compound_kind kind,
 				 const union compound_tagged_value *value,
 				 uint8_t end);
+__attribute__((__always_inline__))
 static inline void trace_compound_tagged(uint32_t id, enum compound_kind kind,
 					 const union compound_tagged_value *value,
 					 uint8_t end)
@@ -174,6 +178,7 @@ struct compound_records_list {
 extern struct ust_event_desc __ust_event_compound_records;
 void __ust_probe_compound_records(size_t list_len,
 				  const struct compound_records_list *list);
+__attribute__((__always_inline__))
 static inline void trace_compound_records(size_t list_len,
 					  const struct compound_records_list *list)
 {

@@ -41,6 +41,7 @@ extern unsigned short tpt_one_string_semaphore;
 extern struct ust_event_desc __ust_event_tpt_signed_ints;
 void __ust_probe_tpt_signed_ints(int8_t s8, int16_t s16, int32_t s32,
 				 int64_t s64);
+__attribute__((__always_inline__))
 static inline void trace_tpt_signed_ints(int8_t s8, int16_t s16, int32_t s32,
 					 int64_t s64)
 {
@@ -55,6 +56,7 @@ static inline void trace_tpt_signed_ints(int8_t s8, int16_t s16, int32_t s32,
 extern struct ust_event_desc __ust_event_tpt_unsigned_ints;
 void __ust_probe_tpt_unsigned_ints(uint8_t u8, uint16_t u16, uint32_t u32,
 				   uint64_t u64);
+__attribute__((__always_inline__))
 static inline void trace_tpt_unsigned_ints(uint8_t u8, uint16_t u16,
 					   uint32_t u32, uint64_t u64)
 {
@@ -68,6 +70,7 @@ static inline void trace_tpt_unsigned_ints(uint8_t u8, uint16_t u16,
 /* tpt:bases */
 extern struct ust_event_desc __ust_event_tpt_bases;
 void __ust_probe_tpt_bases(uint32_t hex, uint8_t bin, int16_t oct, int64_t dec);
+__attribute__((__always_inline__))
 static inline void trace_tpt_bases(uint32_t hex, uint8_t bin, int16_t oct,
 				   int64_t dec)
 {
@@ -86,6 +89,7 @@ extern struct ust_event_desc __ust_event_tpt_strings;
 void __ust_probe_tpt_strings(const char *first, uint16_t count, int8_t flag,
 			     const char *second, const char *third,
 			     uint64_t last);
+__attribute__((__always_inline__))
 static inline void trace_tpt_strings(const char *first, uint16_t count,
 				     int8_t flag, const char *second,
 				     const char *third, uint64_t last)
@@ -100,6 +104,7 @@ static inline void trace_tpt_strings(const char *first, uint16_t count,
 /* tpt:empty */
 extern struct ust_event_desc __ust_event_tpt_empty;
 void __ust_probe_tpt_empty(void);
+__attribute__((__always_inline__))
 static inline void trace_tpt_empty(void)
 {
 #ifdef UST_TP_tpt_SDT
@@ -112,6 +117,7 @@ static inline void trace_tpt_empty(void)
 /* tpt:one_string */
 extern struct ust_event_desc __ust_event_tpt_one_string;
 void __ust_probe_tpt_one_string(const char *msg);
+__attribute__((__always_inline__))
 static inline void trace_tpt_one_string(const char *msg)
 {
 #ifdef UST_TP_tpt_SDT

@@ -92,6 +92,7 @@ struct types_segment {
 extern struct ust_event_desc __ust_event_types_host_ints;
 void __ust_probe_types_host_ints(int i, unsigned int u, long l, unsigned long ul,
 				 size_t sz, ssize_t ssz, const void *ptr, char c);
+__attribute__((__always_inline__))
 static inline void trace_types_host_ints(int i, unsigned int u, long l,
 					 unsigned long ul, size_t sz,
 					 ssize_t ssz, const void *ptr, char c)
@@ -106,6 +107,7 @@ static inline void trace_types_host_ints(int i, unsigned int u, long l,
 /* types:floats */
 extern struct ust_event_desc __ust_event_types_floats;
 void __ust_probe_types_floats(float f, double d);
+__attribute__((__always_inline__))
 static inline void trace_types_floats(float f, double d)
 {
 #ifdef UST_TP_types_SDT
@@ -119,6 +121,7 @@ static inline void trace_types_floats(float f, double d)
 extern struct ust_event_desc __ust_event_types_enums;
 void __ust_probe_types_enums(enum types_state state, enum types_delta delta,
 			     enum types_wide wide);
+__attribute__((__always_inline__))
 static inline void trace_types_enums(enum types_state state,
 				     enum types_delta delta,
 				     enum types_wide wide)
@@ -135,6 +138,7 @@ extern struct ust_event_desc __ust_event_types_byte_orders;
 void __ust_probe_types_byte_orders(uint16_t net16, int32_t be32, uint64_t be64,
 				   uint32_t le32, uint16_t host16, uint8_t be8,
 				   const void *beptr);
+__attribute__((__always_inline__))
 static inline void trace_types_byte_orders(uint16_t net16, int32_t be32,
 					   uint64_t be64, uint32_t le32,
 					   uint16_t host16, uint8_t be8,
@@ -154,6 +158,7 @@ extern struct ust_event_desc __ust_event_types_arrays;
 void __ust_probe_types_arrays(const uint8_t *bytes, const int16_t (*matrix)[3],
 			      const enum types_state *states,
 			      const uint16_t *ports);
+__attribute__((__always_inline__))
 static inline void trace_types_arrays(const uint8_t *bytes,
 				      const int16_t (*matrix)[3],
 				      const enum types_state *states,
@@ -184,6 +189,7 @@ void __ust_probe_types_structs(const struct types_point *origin,
 			       const char *who,
 			       const struct types_structs_box *box,
 			       const struct types_structs_path *path);
+__attribute__((__always_inline__))
 static inline void trace_types_structs(const struct types_point *origin,
 				       const struct types_segment *seg,
 				       int32_t pid, const char *who,
