@@ -90,10 +90,13 @@ int main(int argc, char **argv)
 		err = pthread_create(&t, &attr, child, &child_tid[i]);
 		if (err || (err = pthread_join(t, NULL))) {
 			fprintf(stderr, "kthreads: thread %d: %s\n", i, strerror(err));
+			pthread_attr_destroy(&attr);
 			return 1;
 		}
 		nanosleep(&gap, NULL);
 	}
+	/* glibc keeps the affinity mask in the attribute's own allocation. */
+	pthread_attr_destroy(&attr);
 	printf("pid=%ld\nparent_cpu=%d\nchild_cpu=%d\ntids=", (long)getpid(), last, first);
 	for (i = 0; i < n; i++)
 		printf("%s%ld", i ? "," : "", child_tid[i]);
