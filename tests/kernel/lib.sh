@@ -46,3 +46,14 @@ record_kernel() {
 		fail "ftrace instance left behind: $(stale_instances)"
 	TID=$(sed -n 's/^tid=//p' "$WORK/out")
 }
+
+# view_as_babeltrace2 DIR: `ust view DIR` prints exactly what babeltrace2
+# prints (into $WORK/ust.txt and $WORK/bt.txt, their stderr beside).
+view_as_babeltrace2() {
+	"$UST" view "$1" >"$WORK/ust.txt" 2>"$WORK/ust.err" ||
+		fail "ust view $1: $(cat "$WORK/ust.err")"
+	babeltrace2 "$1" >"$WORK/bt.txt" 2>"$WORK/bt.err" ||
+		fail "babeltrace2 $1: $(cat "$WORK/bt.err")"
+	cmp -s "$WORK/ust.txt" "$WORK/bt.txt" ||
+		fail "ust view $1 differs from babeltrace2: $(diff "$WORK/ust.txt" "$WORK/bt.txt" | head -5)"
+}

@@ -24,12 +24,7 @@ TIDS=$(sed -n 's/^tids=//p' "$WORK/out")
 $CHECK "$WORK/t" --threads "$PID" "$TIDS" "$CPU"
 
 # Our reader prints what babeltrace2 prints, and so the same processes.
-"$UST" view "$WORK/t/kernel" >"$WORK/ust.txt" 2>"$WORK/ust.err" ||
-	fail "ust view: $(cat "$WORK/ust.err")"
-babeltrace2 "$WORK/t/kernel" >"$WORK/bt.txt" 2>"$WORK/bt.err" ||
-	fail "babeltrace2: $(cat "$WORK/bt.err")"
-cmp -s "$WORK/ust.txt" "$WORK/bt.txt" ||
-	fail "ust view differs from babeltrace2: $(diff "$WORK/ust.txt" "$WORK/bt.txt" | head -5)"
+view_as_babeltrace2 "$WORK/t/kernel"
 for tid in $(echo "$TIDS" | tr , ' '); do
 	grep -q "{ tid = $tid, pid = $PID }" "$WORK/ust.txt" ||
 		fail "ust view: no event of thread $tid in process $PID"
