@@ -62,7 +62,10 @@ void kd_merge_close(struct kstream *s)
 	s->kb = NULL;
 }
 
-/* Room for one more held sub-buffer; the consumed ones leave the list. */
+/*
+ * Room for one more held sub-buffer; the consumed ones leave the array
+ * once its end is reached (common/fifo.h).
+ */
 static int held_room(struct kstream *s)
 {
 	void **held = ust__fifo_room(s->held, sizeof(*held), &s->held_head, s->nr_held,
@@ -225,8 +228,8 @@ uint64_t kd_merge_pass(struct kerneld *kd, uint64_t cut)
 		/* Records before the cut may still be in this ring: the cut
 		 * moves back to the last sub-buffer read. */
 		if (full && s->nr_held) {
-			uint64_t last = kbuffer_subbuf_timestamp(s->kb,
-								 s->held[s->held_head + s->nr_held - 1]);
+			void *newest = s->held[s->held_head + s->nr_held - 1];
+			uint64_t last = kbuffer_subbuf_timestamp(s->kb, newest);
 
 			if (last < cut)
 				cut = last;
