@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/fifo.h"
 #include "net/outq.h"
 #include "net/sock.h"
 
@@ -63,21 +64,12 @@ static int bytes_room(struct ust_outq *q, size_t len)
 
 static int msgs_room(struct ust_outq *q)
 {
-	struct ust_outq_msg *m;
-	size_t cap;
+	struct ust_outq_msg *m = ust__fifo_room(q->msgs, sizeof(*m), &q->first, q->nr,
+						&q->msgs_cap, 64);
 
-	if (q->first && q->first + q->nr == q->msgs_cap) {
-		memmove(q->msgs, q->msgs + q->first, q->nr * sizeof(*q->msgs));
-		q->first = 0;
-	}
-	if (q->first + q->nr < q->msgs_cap)
-		return 0;
-	cap = q->msgs_cap ? q->msgs_cap * 2 : 64;
-	m = realloc(q->msgs, cap * sizeof(*m));
 	if (!m)
 		return -ENOMEM;
 	q->msgs = m;
-	q->msgs_cap = cap;
 	return 0;
 }
 

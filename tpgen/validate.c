@@ -216,20 +216,17 @@ static void index_type_names(struct check *c)
 		already_seen(c, &c->typedefs, c->fac->typedefs[i].name, i, &first);
 }
 
-static const struct tp_enum *find_enum(const struct check *c, const char *name)
+/*
+ * The index in `set` (c->enums or c->typedefs) of `name`, which a type
+ * on `line` refers to as `what`; false, reported, when there is none.
+ */
+static bool resolve(struct check *c, const struct tp_nameset *set,
+		    const char *what, const char *name, int line, size_t *index)
 {
-	size_t i;
-
-	return tp_nameset_find(&c->enums, name, &i) ? &c->fac->enums[i] : NULL;
-}
-
-static const struct tp_typedef *find_typedef(const struct check *c,
-					     const char *name)
-{
-	size_t i;
-
-	return tp_nameset_find(&c->typedefs, name, &i) ?
-	       &c->fac->typedefs[i] : NULL;
+	if (tp_nameset_find(set, name, index))
+		return true;
+	tp_error(c->diag, line, "undefined %s '%s'", what, name);
+	return false;
 }
 
 static void check_type(struct check *c, struct tp_type *type);
@@ -272,16 +269,14 @@ static void check_type(struct check *c, struct tp_type *type)
 
 	switch (type->kind) {
 	case TP_TYPE_ENUM:
-		type->u.enumeration.def = find_enum(c, type->u.enumeration.ref);
-		if (!type->u.enumeration.def)
-			tp_error(c->diag, type->line, "undefined enum '%s'",
-				 type->u.enumeration.ref);
+		if (resolve(c, &c->enums, "enum", type->u.enumeration.ref,
+			    type->line, &i))
+			type->u.enumeration.def = &c->fac->enums[i];
 		break;
 	case TP_TYPE_TYPEREF:
-		type->u.typeref.def = find_typedef(c, type->u.typeref.name);
-		if (!type->u.typeref.def)
-			tp_error(c->diag, type->line, "undefined typedef '%s'",
-				 type->u.typeref.name);
+		if (resolve(c, &c->typedefs, "typedef", type->u.typeref.name,
+			    type->line, &i))
+			type->u.typeref.def = &c->fac->typedefs[i];
 		break;
 	case TP_TYPE_ARRAY:
 		check_type(c, type->u.array.elem);

@@ -126,7 +126,7 @@ struct kstream {
 	/* merge.c: sub-buffers read whose records are not all converted
 	 * (after a pass's or a snapshot's cut) */
 	struct kbuffer *kb;	/* held[held_head], when held_loaded */
-	void **held;
+	void **held;		/* held[held_head, held_head + nr_held) */
 	size_t held_head, nr_held, cap_held;
 	bool held_loaded;
 	bool missed_ignored;	/* the next sub-buffer's losses are not ours */

@@ -37,6 +37,7 @@
 #include <kbuffer.h>
 #include <tracefs.h>
 
+#include "common/fifo.h"
 #include "kerneld.h"
 
 int kd_merge_open(struct kerneld *kd, struct kstream *s)
@@ -49,8 +50,8 @@ void kd_merge_close(struct kstream *s)
 {
 	size_t i;
 
-	for (i = s->held_head; i < s->nr_held; i++)
-		free(s->held[i]);
+	for (i = 0; i < s->nr_held; i++)
+		free(s->held[s->held_head + i]);
 	free(s->held);
 	s->held = NULL;
 	s->held_head = s->nr_held = s->cap_held = 0;
@@ -61,26 +62,18 @@ void kd_merge_close(struct kstream *s)
 	s->kb = NULL;
 }
 
-/* Room for one more held sub-buffer; the consumed ones leave the list. */
+/*
+ * Room for one more held sub-buffer; the consumed ones leave the array
+ * once its end is reached (common/fifo.h).
+ */
 static int held_room(struct kstream *s)
 {
-	size_t cap;
-	void **p;
+	void **held = ust__fifo_room(s->held, sizeof(*held), &s->held_head, s->nr_held,
+				     &s->cap_held, 16);
 
-	if (s->held_head) {
-		memmove(s->held, s->held + s->held_head,
-			(s->nr_held - s->held_head) * sizeof(*s->held));
-		s->nr_held -= s->held_head;
-		s->held_head = 0;
-	}
-	if (s->nr_held < s->cap_held)
-		return 0;
-	cap = s->cap_held ? 2 * s->cap_held : 16;
-	p = realloc(s->held, cap * sizeof(*p));
-	if (!p)
+	if (!held)
 		return -ENOMEM;
-	s->held = p;
-	s->cap_held = cap;
+	s->held = held;
 	return 0;
 }
 
@@ -100,7 +93,7 @@ long kd_merge_read(struct kerneld *kd, struct kstream *s, bool *full)
 			break;
 		if (n < kd->page_size)
 			memset((uint8_t *)page + n, 0, kd->page_size - n);
-		s->held[s->nr_held++] = page;
+		s->held[s->held_head + s->nr_held++] = page;
 		page = NULL;
 		pages++;
 	}
@@ -140,6 +133,7 @@ static void count_missed(struct kerneld *kd, struct kstream *s)
 static void held_drop(struct kstream *s)
 {
 	free(s->held[s->held_head++]);
+	s->nr_held--;
 	s->held_loaded = false;
 }
 
@@ -153,7 +147,7 @@ static bool peek(struct kerneld *kd, struct kstream *s)
 	unsigned long long ts;
 	void *data;
 
-	while (!s->rec && s->held_head < s->nr_held) {
+	while (!s->rec && s->nr_held) {
 		if (!s->held_loaded) {
 			if (kbuffer_load_subbuffer(s->kb, s->held[s->held_head])) {
 				held_drop(s);
@@ -233,9 +227,9 @@ uint64_t kd_merge_pass(struct kerneld *kd, uint64_t cut)
 		pages += (uint64_t)kd_merge_read(kd, s, &full);
 		/* Records before the cut may still be in this ring: the cut
 		 * moves back to the last sub-buffer read. */
-		if (full && s->nr_held > s->held_head) {
-			uint64_t last = kbuffer_subbuf_timestamp(s->kb,
-								 s->held[s->nr_held - 1]);
+		if (full && s->nr_held) {
+			void *newest = s->held[s->held_head + s->nr_held - 1];
+			uint64_t last = kbuffer_subbuf_timestamp(s->kb, newest);
 
 			if (last < cut)
 				cut = last;
