@@ -150,7 +150,9 @@ static void record_values(void)
 /*
  * A stress:text event whose msg has each length from 0 to
  * STRESS_MAX_LEN, seq being the length: records of every size modulo 16,
- * so every tail of the writer's copy (lengths.sh).
+ * so every tail of the writer's copy; after each, a stress:small event
+ * (a payload passed by value, ust_event_write_small()) of that length and
+ * its negation (lengths.sh).
  */
 #define STRESS_MAX_LEN 47
 static void record_lengths(void)
@@ -164,8 +166,9 @@ static void record_lengths(void)
 		memcpy(msg, chars, len);
 		msg[len] = '\0';
 		trace_stress_text(0, len, msg);
+		trace_stress_small((uint16_t)len, (int8_t)-(int)len);
 	}
-	printf("attempted=%u handler=0\n", STRESS_MAX_LEN + 1);
+	printf("attempted=%u handler=0\n", 2 * (STRESS_MAX_LEN + 1));
 }
 
 int main(int argc, char **argv)
