@@ -462,14 +462,12 @@ void gated_event_write_prefix(const struct ust_filter *prog,
 }
 
 /*
- * The gated path of ust_event_write_ip(): the event has a filter or a
- * rate limit (gate.h).  Out of line, so that the others pay only the
- * test of their gate word.  Only calls in tail position: no stack frame
- * on its own quick path.
+ * The gated path: the event has a filter or a rate limit (gate.h).  Only
+ * calls in tail position: no stack frame on its own quick path.
  */
-static __attribute__((noinline))
-void gated_event_write(struct ust_event_desc *event, const struct ust_seg *segs,
-		       unsigned int nr_segs, size_t payload_size, uint64_t ip)
+static inline __attribute__((always_inline))
+void gated_write(struct ust_event_desc *event, const struct ust_seg *segs,
+		 unsigned int nr_segs, size_t payload_size, uint64_t ip)
 {
 	/* Acquire: as in default_write(), which loads it again. */
 	struct ust_session *s = __atomic_load_n(&ust__session_current,
@@ -499,6 +497,15 @@ void gated_event_write(struct ust_event_desc *event, const struct ust_seg *segs,
 		gated_event_write_full(s, event, segs, nr_segs, payload_size, ip);
 		return;
 	}
+}
+
+/* The gated path of ust_event_write_ip(), out of line, so that the others
+ * pay only the test of their gate word. */
+static __attribute__((noinline))
+void gated_event_write(struct ust_event_desc *event, const struct ust_seg *segs,
+		       unsigned int nr_segs, size_t payload_size, uint64_t ip)
+{
+	gated_write(event, segs, nr_segs, payload_size, ip);
 }
 
 /*
@@ -657,6 +664,46 @@ void (ust_event_write)(struct ust_event_desc *event,
 {
 	event_write(event, segs, nr_segs, payload_size,
 		    (uintptr_t)__builtin_return_address(0));
+}
+
+/*
+ * ust_event_write_small_ip()'s other paths, the payload made a segment of
+ * its own: the gated path, and the plain one (per-CPU buffers, and what
+ * the per-thread quick path leaves), each inline in its own function, so
+ * that neither costs a call more than through ust_event_write_ip().
+ */
+static __attribute__((noinline))
+void small_gated_write(struct ust_event_desc *event, uint64_t payload,
+		       size_t size, uint64_t ip)
+{
+	struct ust_seg seg = { &payload, size };
+
+	gated_write(event, &seg, 1, size, ip);
+}
+
+static __attribute__((noinline))
+void small_plain_write(struct ust_event_desc *event, uint64_t payload,
+		       size_t size, uint64_t ip)
+{
+	struct ust_seg seg = { &payload, size };
+
+	default_write(event, &seg, 1, size, ip);
+}
+
+/*
+ * What tpgen's probes call for an event whose payload is fixed-size
+ * fields of 8 bytes at most, by value: no segment to build, and the
+ * per-thread quick path stores it whole (ust__tb_try_quick_small()).
+ */
+UST_EXPORT
+void ust_event_write_small_ip(struct ust_event_desc *event, uint64_t payload,
+			      size_t size, const void *ip)
+{
+	if (ust__tb_gated(event))
+		small_gated_write(event, payload, size, (uintptr_t)ip);
+	else if (__builtin_expect(!ust__tb_try_quick_small(event, payload,
+							   size), 0))
+		small_plain_write(event, payload, size, (uintptr_t)ip);
 }
 
 /* Any channel of `s` (the caller loaded it with acquire); off the hot path. */

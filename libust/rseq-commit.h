@@ -134,24 +134,42 @@ int ust_rseq_copy_commit(struct rseq *rs, uint32_t cpu, uint64_t *commit,
 		"movq 16(%[plan]), %%rcx\n\t"
 		"movq 24(%[plan]), %%r8\n\t"
 		"movq 32(%[plan]), %%r9\n\t"
-		"5:\n\t"				/* copy rcx bytes rsi -> rdi */
-		"cmpq $8, %%rcx\n\t"
-		"jb 6f\n\t"
+		"5:\n\t"				/* copy rcx bytes rsi -> rdi: */
+		"cmpq $16, %%rcx\n\t"			/* 16 at a time, */
+		"jb 11f\n\t"
+		"movdqu (%%rsi), %%xmm15\n\t"
+		"movdqu %%xmm15, (%%rdi)\n\t"
+		"addq $16, %%rsi\n\t"
+		"addq $16, %%rdi\n\t"
+		"subq $16, %%rcx\n\t"
+		"jmp 5b\n\t"
+		"11:\n\t"				/* then 8, */
+		"testb $8, %%cl\n\t"
+		"jz 6f\n\t"
 		"movq (%%rsi), %%rax\n\t"
 		"movq %%rax, (%%rdi)\n\t"
 		"addq $8, %%rsi\n\t"
 		"addq $8, %%rdi\n\t"
-		"subq $8, %%rcx\n\t"
-		"jmp 5b\n\t"
 		"6:\n\t"
-		"testq %%rcx, %%rcx\n\t"
+		"testb $4, %%cl\n\t"			/* 4, */
+		"jz 9f\n\t"
+		"movl (%%rsi), %%eax\n\t"
+		"movl %%eax, (%%rdi)\n\t"
+		"addq $4, %%rsi\n\t"
+		"addq $4, %%rdi\n\t"
+		"9:\n\t"
+		"testb $2, %%cl\n\t"			/* 2, */
+		"jz 10f\n\t"
+		"movw (%%rsi), %%ax\n\t"
+		"movw %%ax, (%%rdi)\n\t"
+		"addq $2, %%rsi\n\t"
+		"addq $2, %%rdi\n\t"
+		"10:\n\t"
+		"testb $1, %%cl\n\t"			/* 1 */
 		"jz 7f\n\t"
 		"movb (%%rsi), %%al\n\t"
 		"movb %%al, (%%rdi)\n\t"
-		"incq %%rsi\n\t"
 		"incq %%rdi\n\t"
-		"decq %%rcx\n\t"
-		"jmp 6b\n\t"
 		"7:\n\t"				/* next segment, if any */
 		"testq %%r9, %%r9\n\t"
 		"jz 8f\n\t"
@@ -164,7 +182,7 @@ int ust_rseq_copy_commit(struct rseq *rs, uint32_t cpu, uint64_t *commit,
 		UST_RSEQ_COMMIT_END
 		: /* no outputs */
 		: UST_RSEQ_INPUTS
-		: "memory", "cc", "rax", "rcx", "rsi", "rdi", "r8", "r9"
+		: "memory", "cc", "rax", "rcx", "rsi", "rdi", "r8", "r9", "xmm15"
 		: abort);
 	return 0;
 abort:

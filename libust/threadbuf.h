@@ -310,28 +310,19 @@ bool ust__tb_gated(const struct ust_event_desc *ev)
 }
 
 /*
- * The quick path of an event: a record of `ev` (`segs`, `size` bytes:
- * with one segment, its length) at the TSC's time now, without context,
- * when the thread may (ust__tb_quick_enter()), the record fits
- * (ust__tb_quick_fits()) and the event's id fits in a compact header.
- * False, having written nothing, when the record needs the general path.
- * The caller checked that the event has no gate (ust__tb_gated()).
- *
- * Everything that does not need the time comes before the clock is read:
- * the tests, the payload (after a compact header, the likely one), the
- * record count (I17): a store that follows `rdtsc` costs much more than
- * one before it (doc/ring-buffer.md, "The quick path").
+ * The quick paths' start: true, with the place of a record of event `id`
+ * with a `size`-byte payload in *rec (its position in *pos) and the
+ * thread at nesting level 1, when the thread may (ust__tb_quick_enter()),
+ * the record fits (ust__tb_quick_fits()) and the id fits in a compact
+ * header; else false, nothing changed.  The caller then puts the payload at the record's
+ * offset UST_EV_COMPACT_SIZE and ends with ust__tb_quick_close(), or
+ * leaves by one of the ways out of line above.
  */
 static inline __attribute__((always_inline))
-bool ust__tb_try_quick(const struct ust_event_desc *ev,
-		       const struct ust_seg *segs, unsigned int nr_segs,
-		       size_t size)
+bool ust__tb_quick_open(uint32_t id, size_t size, uint8_t **rec, uint64_t *pos)
 {
 	struct ust_tb_thread *t = &ust__tls_tb;
 	struct ust_tb_writer *w = &t->w[0];
-	uint32_t id = ev->id, word;
-	uint64_t ts, pos;
-	uint8_t *rec;
 
 	if (!ust__tb_quick_enter(t))
 		return false;
@@ -340,12 +331,60 @@ bool ust__tb_try_quick(const struct ust_event_desc *ev,
 		ust__tb_quick_leave(t);
 		return false;
 	}
+	*pos = w->pos;
+	*rec = w->ring + (*pos & w->mask);
+	return true;
+}
+
+/*
+ * The quick paths' end, the payload in place: count the record (I17),
+ * read the clock, write the compact header and commit.  Everything that
+ * does not need the time comes before the clock is read: a store that
+ * follows `rdtsc` costs much more than one before it (doc/ring-buffer.md,
+ * "The quick path").
+ */
+static inline __attribute__((always_inline))
+void ust__tb_quick_close(uint8_t *rec, uint32_t id, uint64_t pos, size_t size)
+{
+	struct ust_tb_thread *t = &ust__tls_tb;
+	struct ust_tb_writer *w = &t->w[0];
+	uint32_t word;
+	uint64_t ts;
+
+	w->records++;
+	ts = ust__clock_read(UST_CLOCK_TSC);
+	/* One test for both: a time before the last one makes it huge. */
+	if (__builtin_expect(ts - w->last_ts >= (1ull << UST_EV_TS_BITS), 0)) {
+		ust__tb_quick_late(rec, id, ts, size);
+		return;
+	}
+	word = id | (uint32_t)(ts << 5);
+	__builtin_memcpy(rec, &word, 4);
+	ust__tb_quick_commit(t, pos + UST_EV_COMPACT_SIZE + size, ts);
+}
+
+/*
+ * The quick path of an event: a record of `ev` (`segs`, `size` bytes:
+ * with one segment, its length) at the TSC's time now, without context.
+ * False, having written nothing, when the record needs the general path
+ * (ust__tb_quick_open()).  The caller checked that the event has no gate
+ * (ust__tb_gated()).
+ */
+static inline __attribute__((always_inline))
+bool ust__tb_try_quick(const struct ust_event_desc *ev,
+		       const struct ust_seg *segs, unsigned int nr_segs,
+		       size_t size)
+{
+	uint32_t id = ev->id;
+	uint64_t pos;
+	uint8_t *rec;
+
+	if (!ust__tb_quick_open(id, size, &rec, &pos))
+		return false;
 	if (__builtin_expect(nr_segs > 1, 0)) {
 		ust__tb_quick_segs(id, segs, nr_segs, size);
 		return true;
 	}
-	pos = w->pos;
-	rec = w->ring + (pos & w->mask);
 	if (nr_segs == 1) {
 		if (__builtin_expect(size == 4, 1)) {
 			__builtin_memcpy(rec + UST_EV_COMPACT_SIZE, segs[0].ptr, 4);
@@ -356,16 +395,29 @@ bool ust__tb_try_quick(const struct ust_event_desc *ev,
 			return true;
 		}
 	}
-	w->records++;
-	ts = ust__clock_read(UST_CLOCK_TSC);
-	/* One test for both: a time before the last one makes it huge. */
-	if (__builtin_expect(ts - w->last_ts >= (1ull << UST_EV_TS_BITS), 0)) {
-		ust__tb_quick_late(rec, id, ts, size);
-		return true;
-	}
-	word = id | (uint32_t)(ts << 5);
-	__builtin_memcpy(rec, &word, 4);
-	ust__tb_quick_commit(t, pos + UST_EV_COMPACT_SIZE + size, ts);
+	ust__tb_quick_close(rec, id, pos, size);
+	return true;
+}
+
+/*
+ * The same for a payload of at most 8 bytes passed by value
+ * (ust_event_write_small_ip()): its `size` first bytes in memory order.
+ * All 8 bytes are stored, whatever `size`: those past the record lie
+ * above the committed position, below the packet's end (the record fits
+ * with an extended header, ust__tb_quick_fits()), and the next record
+ * overwrites them.
+ */
+static inline __attribute__((always_inline))
+bool ust__tb_try_quick_small(const struct ust_event_desc *ev, uint64_t payload,
+			     size_t size)
+{
+	uint64_t pos;
+	uint8_t *rec;
+
+	if (!ust__tb_quick_open(ev->id, size, &rec, &pos))
+		return false;
+	__builtin_memcpy(rec + UST_EV_COMPACT_SIZE, &payload, 8);
+	ust__tb_quick_close(rec, ev->id, pos, size);
 	return true;
 }
 

@@ -580,6 +580,25 @@ static bool plan_has_string(const struct tp_plan *plan)
 	return false;
 }
 
+/*
+ * A payload small enough to pass by value (ust_event_write_small()): one
+ * run of fixed-size fields, 8 bytes at most.
+ */
+static bool plan_is_small(const struct tp_plan *plan)
+{
+	return plan->nr_parts == 1 && plan->parts[0].kind == TP_PART_FIXED &&
+	       plan->parts[0].size <= sizeof(uint64_t);
+}
+
+static void emit_small_write(FILE *out, const struct tp_facility *fac,
+			     const struct tp_event *event)
+{
+	fprintf(out, "\tuint64_t __ust_small = 0;\n\n"
+		"\t__builtin_memcpy(&__ust_small, &__ust_fixed0, sizeof(__ust_fixed0));\n"
+		"\tust_event_write_small(&__ust_event_%s_%s, __ust_small,\n"
+		"\t\t\t      sizeof(__ust_fixed0));\n", fac->name, event->name);
+}
+
 static int emit_probe_body(FILE *out, const struct tp_facility *fac,
 			   const struct tp_event *event,
 			   const struct tp_plan *plan)
@@ -594,6 +613,10 @@ static int emit_probe_body(FILE *out, const struct tp_facility *fac,
 	}
 	if (emit_part_locals(out, fac, event, plan))
 		return -1;
+	if (plan_is_small(plan)) {
+		emit_small_write(out, fac, event);
+		return 0;
+	}
 	if (plan_has_string(plan) && emit_string_lengths(out, fac, event, plan))
 		return -1;
 	emit_seg_array(out, event, plan, 1, false);

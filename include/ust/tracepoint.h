@@ -114,6 +114,19 @@ void ust_event_write(struct ust_event_desc *event,
 			   __builtin_return_address(0))
 
 /*
+ * The same for an event whose whole payload is fixed-size fields of 8
+ * bytes at most (what tpgen's probes call for those): the payload comes
+ * by value, its `size` first bytes in memory order (the packed fields
+ * copied into `payload`), so that the probe builds no segment.
+ */
+void ust_event_write_small_ip(struct ust_event_desc *event, uint64_t payload,
+			      size_t size, const void *ip);
+
+#define ust_event_write_small(event, payload, size)			\
+	ust_event_write_small_ip(event, payload, size,			\
+				 __builtin_return_address(0))
+
+/*
  * The length of a segment that is a NUL-terminated string not measured
  * yet: only in the segments given to ust_event_write_gated_ip().
  */

@@ -193,6 +193,15 @@ void ust_event_write_ip(struct ust_event_desc *event, const struct ust_seg *segs
 	}
 }
 
+/* What the probes of a payload of 8 bytes at most call: one segment. */
+void ust_event_write_small_ip(struct ust_event_desc *event, uint64_t payload,
+			      size_t size, const void *ip)
+{
+	struct ust_seg seg = { &payload, size };
+
+	ust_event_write_ip(event, &seg, 1, size, ip);
+}
+
 /*
  * What the probes with strings call, their event gated: the program's
  * shape on the strings not measured when it can decide there, then, as

@@ -147,12 +147,36 @@ static void record_values(void)
 	printf("attempted=2 handler=0\n");
 }
 
+/*
+ * A stress:text event whose msg has each length from 0 to
+ * STRESS_MAX_LEN, seq being the length: records of every size modulo 16,
+ * so every tail of the writer's copy; after each, a stress:small event
+ * (a payload passed by value, ust_event_write_small()) of that length and
+ * its negation (lengths.sh).
+ */
+#define STRESS_MAX_LEN 47
+static void record_lengths(void)
+{
+	static const char chars[STRESS_MAX_LEN + 1] =
+		"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJK";
+	char msg[STRESS_MAX_LEN + 1];
+	unsigned int len;
+
+	for (len = 0; len <= STRESS_MAX_LEN; len++) {
+		memcpy(msg, chars, len);
+		msg[len] = '\0';
+		trace_stress_text(0, len, msg);
+		trace_stress_small((uint16_t)len, (int8_t)-(int)len);
+	}
+	printf("attempted=%u handler=0\n", 2 * (STRESS_MAX_LEN + 1));
+}
+
 int main(int argc, char **argv)
 {
 	int opt, do_fork = 0;
 	pid_t child = -1;
 
-	while ((opt = getopt(argc, argv, "t:n:sfkp:r:gv")) != -1) {
+	while ((opt = getopt(argc, argv, "t:n:sfkp:r:gvl")) != -1) {
 		switch (opt) {
 		case 't': nr_threads = (unsigned int)atoi(optarg); break;
 		case 'n': nr_events = strtoull(optarg, NULL, 10); break;
@@ -163,8 +187,9 @@ int main(int argc, char **argv)
 		case 'r': rate_per_ms = strtoull(optarg, NULL, 10); break;
 		case 'g': with_signal = 1; break;
 		case 'v': record_values(); return 0;
+		case 'l': record_lengths(); return 0;
 		default:
-			fprintf(stderr, "usage: stress [-t N] [-n N] [-sfkgv] [-p FILE] [-r RATE]\n");
+			fprintf(stderr, "usage: stress [-t N] [-n N] [-sfkgvl] [-p FILE] [-r RATE]\n");
 			return 2;
 		}
 	}

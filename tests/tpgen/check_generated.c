@@ -94,7 +94,7 @@ START_TEST(test_providers_registered)
 	ck_assert_ptr_nonnull(other);
 	ck_assert_uint_eq(tpt->struct_size, sizeof(struct ust_provider));
 	ck_assert_uint_eq(tpt->abi_version, UST_ABI_VERSION);
-	ck_assert_uint_eq(tpt->nr_events, 6);
+	ck_assert_uint_eq(tpt->nr_events, 7);
 	ck_assert_uint_eq(other->nr_events, 2);
 	ck_assert_uint_eq(tpt->registered, 0);
 	ck_assert_ptr_null(other->description);
@@ -105,6 +105,7 @@ START_TEST(test_providers_registered)
 			 "UTF-8 (d\303\251j\303\240 vu) & entities.");
 	ck_assert_ptr_eq(tpt->events[0], &__ust_event_tpt_signed_ints);
 	ck_assert_ptr_eq(tpt->events[5], &__ust_event_tpt_one_string);
+	ck_assert_ptr_eq(tpt->events[6], &__ust_event_tpt_small);
 	ck_assert_ptr_eq(other->events[1], &__ust_event_other_empty);
 }
 END_TEST
@@ -276,6 +277,35 @@ START_TEST(test_empty_event)
 	check_last_write(&__ust_event_tpt_empty);
 	ck_assert_uint_eq(mock_last.nr_segs, 0);
 	ck_assert_uint_eq(mock_last.payload_size, 0);
+}
+END_TEST
+
+/*
+ * Fixed-size fields of 8 bytes at most go by value
+ * (ust_event_write_small()), in the same packed layout as a segment.
+ */
+START_TEST(test_small_by_value)
+{
+	uint16_t port = 0xbeef;
+	int8_t delta = -3;
+	uint32_t code = 0xc0ffee01u;
+	unsigned char expect[7];
+	size_t off = 0;
+
+	trace_tpt_small(port, delta, code);
+	ck_assert_uint_eq(mock_nr_writes, 1);
+	check_last_write(&__ust_event_tpt_small);
+	ck_assert_int_eq(mock_last.small, 1);
+	ck_assert_uint_eq(mock_last.nr_segs, 1);
+	off = put(expect, off, &port, 2);
+	off = put(expect, off, &delta, 1);
+	off = put(expect, off, &code, 4);
+	ck_assert_uint_eq(mock_last.payload_size, off);
+	ck_assert_mem_eq(mock_last.payload, expect, off);
+
+	/* 15 bytes of fields: segments, as before. */
+	trace_tpt_signed_ints(1, 2, 3, 4);
+	ck_assert_int_eq(mock_last.small, 0);
 }
 END_TEST
 
@@ -576,7 +606,7 @@ int main(void)
 			test_unsigned_ints, test_strings,
 			test_strings_gated,
 			test_string_terminator_is_ours, test_empty_event,
-			test_two_facilities, NULL } },
+			test_small_by_value, test_two_facilities, NULL } },
 		{ "types", setup, NULL, 0, {
 			test_types_descriptors, test_host_ints, test_floats,
 			test_enums, test_byte_orders, test_arrays,

@@ -90,6 +90,18 @@ void ust_event_write_gated_ip(struct ust_event_desc *event,
 	mock_last.known_size = known_size;
 }
 
+/* What probes of a payload of 8 bytes at most call: recorded as one segment. */
+void ust_event_write_small_ip(struct ust_event_desc *event, uint64_t payload,
+			      size_t size, const void *ip)
+{
+	static uint64_t copy;
+	struct ust_seg seg = { &copy, size };
+
+	copy = payload;
+	ust_event_write_ip(event, &seg, 1, size, ip);
+	mock_last.small = 1;
+}
+
 struct ust_provider *mock_find_provider(const char *facility)
 {
 	unsigned int i;

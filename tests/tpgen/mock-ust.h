@@ -26,6 +26,8 @@ struct mock_write {
 	/* Through ust_event_write_gated_ip(): segs as passed, strings measured for the rest. */
 	int gated;
 	size_t known_size;			/* as passed to it */
+	/* Through ust_event_write_small_ip(): one segment, the payload. */
+	int small;
 };
 
 extern struct ust_provider *mock_providers[MOCK_MAX_PROVIDERS];

@@ -13,6 +13,7 @@ unsigned short tpt_bases_semaphore __attribute__((section(".probes"))) = 0;
 unsigned short tpt_strings_semaphore __attribute__((section(".probes"))) = 0;
 unsigned short tpt_empty_semaphore __attribute__((section(".probes"))) = 0;
 unsigned short tpt_one_string_semaphore __attribute__((section(".probes"))) = 0;
+unsigned short tpt_small_semaphore __attribute__((section(".probes"))) = 0;
 #endif
 
 /* tpt:signed_ints */
@@ -243,6 +244,36 @@ void __ust_probe_tpt_one_string(const char *msg)
 			__ust_len_msg + 1);
 }
 
+/* tpt:small */
+struct ust_event_desc __ust_event_tpt_small = {
+	/* .struct_size */ sizeof(struct ust_event_desc),
+	/* .enabled */ 0,
+	/* .name */ "small",
+	/* .loglevel */ -1,
+	/* .tsdl_fields */
+	"integer { size = 16; align = 8; signed = false; encoding = none; base = 10; } _port; "
+	"integer { size = 8; align = 8; signed = true; encoding = none; base = 10; } _delta; "
+	"integer { size = 32; align = 8; signed = false; encoding = none; base = 16; } _code;",
+	/* .layout */ "F7",
+	/* .id, .reserved, .priv: set by libust */ 0, 0, NULL,
+	/* .description */ "Fixed-size fields of 8 bytes at most: passed by value.",
+};
+
+__attribute__((noinline))
+void __ust_probe_tpt_small(uint16_t port, int8_t delta, uint32_t code)
+{
+	struct __attribute__((packed)) {
+		uint16_t port;
+		int8_t delta;
+		uint32_t code;
+	} __ust_fixed0 = { port, delta, code };
+	uint64_t __ust_small = 0;
+
+	__builtin_memcpy(&__ust_small, &__ust_fixed0, sizeof(__ust_fixed0));
+	ust_event_write_small(&__ust_event_tpt_small, __ust_small,
+			      sizeof(__ust_fixed0));
+}
+
 static struct ust_event_desc *const __ust_events_tpt[] = {
 	&__ust_event_tpt_signed_ints,
 	&__ust_event_tpt_unsigned_ints,
@@ -250,6 +281,7 @@ static struct ust_event_desc *const __ust_events_tpt[] = {
 	&__ust_event_tpt_strings,
 	&__ust_event_tpt_empty,
 	&__ust_event_tpt_one_string,
+	&__ust_event_tpt_small,
 };
 
 static struct ust_provider __ust_provider_tpt = {
@@ -260,7 +292,7 @@ static struct ust_provider __ust_provider_tpt = {
 	"survive as C: \"quotes\", back\\slashes, a comment end */ or start "
 	"/*, trigraphs \?\?= \?\?/ and UTF-8 (d\303\251j\303\240 vu) & entities.",
 	/* .events */ __ust_events_tpt,
-	/* .nr_events */ 6,
+	/* .nr_events */ 7,
 	/* .registered, .priv: set by libust */ 0, { NULL, NULL },
 };
 
@@ -284,7 +316,8 @@ static const char __ust_list_tpt[]
 	"tpt:bases(uint32_t hex, uint8_t bin, int16_t oct, int64_t dec)" "\0"
 	"tpt:strings(const char *first, uint16_t count, int8_t flag, const char *second, const char *third, uint64_t last)" "\0"
 	"tpt:empty(void)" "\0"
-	"tpt:one_string(const char *msg)";
+	"tpt:one_string(const char *msg)" "\0"
+	"tpt:small(uint16_t port, int8_t delta, uint32_t code)";
 
 /* The events' fields, for `ust record --filter`. */
 static const char __ust_fields_tpt_signed_ints[]
@@ -325,3 +358,9 @@ static const char __ust_fields_tpt_one_string[]
 	__attribute__((used, section("ust_fields"), aligned(1))) =
 	"@1" "\0" "tpt:one_string" "\0" "S" "\0"
 	"string _msg;";
+static const char __ust_fields_tpt_small[]
+	__attribute__((used, section("ust_fields"), aligned(1))) =
+	"@1" "\0" "tpt:small" "\0" "F7" "\0"
+	"integer { size = 16; align = 8; signed = false; encoding = none; base = 10; } _port; "
+	"integer { size = 8; align = 8; signed = true; encoding = none; base = 10; } _delta; "
+	"integer { size = 32; align = 8; signed = false; encoding = none; base = 16; } _code;";

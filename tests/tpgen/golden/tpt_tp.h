@@ -33,6 +33,7 @@ extern unsigned short tpt_bases_semaphore;
 extern unsigned short tpt_strings_semaphore;
 extern unsigned short tpt_empty_semaphore;
 extern unsigned short tpt_one_string_semaphore;
+extern unsigned short tpt_small_semaphore;
 #endif
 
 /*
@@ -125,6 +126,21 @@ static inline void trace_tpt_one_string(const char *msg)
 #endif
 	if (UST_EVENT_ENABLED(&__ust_event_tpt_one_string))
 		__ust_probe_tpt_one_string(msg);
+}
+
+/*
+ * tpt:small - Fixed-size fields of 8 bytes at most: passed by value.
+ */
+extern struct ust_event_desc __ust_event_tpt_small;
+void __ust_probe_tpt_small(uint16_t port, int8_t delta, uint32_t code);
+__attribute__((__always_inline__))
+static inline void trace_tpt_small(uint16_t port, int8_t delta, uint32_t code)
+{
+#ifdef UST_TP_tpt_SDT
+	STAP_PROBE3(tpt, small, port, +delta, code);
+#endif
+	if (UST_EVENT_ENABLED(&__ust_event_tpt_small))
+		__ust_probe_tpt_small(port, delta, code);
 }
 
 #ifdef __cplusplus
