@@ -411,13 +411,14 @@ static inline __attribute__((always_inline))
 bool ust__tb_try_quick_small(const struct ust_event_desc *ev, uint64_t payload,
 			     size_t size)
 {
+	uint32_t id = ev->id;	/* once: the stores below may alias *ev */
 	uint64_t pos;
 	uint8_t *rec;
 
-	if (!ust__tb_quick_open(ev->id, size, &rec, &pos))
+	if (!ust__tb_quick_open(id, size, &rec, &pos))
 		return false;
 	__builtin_memcpy(rec + UST_EV_COMPACT_SIZE, &payload, 8);
-	ust__tb_quick_close(rec, ev->id, pos, size);
+	ust__tb_quick_close(rec, id, pos, size);
 	return true;
 }
 
