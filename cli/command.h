@@ -12,9 +12,30 @@
 #include <popt.h>
 #include <stdio.h>
 
-/* The -h/--help entry of every command's option table, popt giving `val`. */
+/*
+ * The kinds of entry of the commands' option tables, popt giving `val`
+ * to the parse loop: an option without a value (FLAG), one taking the
+ * value named `arg` in the help (ARG, then poptGetOptArg), one whose
+ * value may be left out (OPTIONAL_ARG, the value then NULL).  The _SHORT
+ * ones also have the one-letter name `letter`.
+ */
+#define CLI_OPTION_FLAG_SHORT(name, letter, val, help) \
+	{ (name), (letter), POPT_ARG_NONE, NULL, (val), (help), NULL }
+#define CLI_OPTION_ARG_SHORT(name, letter, val, help, arg) \
+	{ (name), (letter), POPT_ARG_STRING, NULL, (val), (help), (arg) }
+#define CLI_OPTION_OPTIONAL_ARG_SHORT(name, letter, val, help, arg) \
+	{ (name), (letter), POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, \
+	  (val), (help), (arg) }
+#define CLI_OPTION_FLAG(name, val, help) \
+	CLI_OPTION_FLAG_SHORT(name, '\0', val, help)
+#define CLI_OPTION_ARG(name, val, help, arg) \
+	CLI_OPTION_ARG_SHORT(name, '\0', val, help, arg)
+#define CLI_OPTION_OPTIONAL_ARG(name, val, help, arg) \
+	CLI_OPTION_OPTIONAL_ARG_SHORT(name, '\0', val, help, arg)
+
+/* The -h/--help entry of every command's option table. */
 #define CLI_OPTION_HELP(val) \
-	{ "help", 'h', POPT_ARG_NONE, NULL, (val), "show this help", NULL }
+	CLI_OPTION_FLAG_SHORT("help", 'h', val, "show this help")
 
 /*
  * The help page of command `prog`: its usage line (`usage` after the

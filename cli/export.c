@@ -53,26 +53,26 @@ enum export_opt {
 };
 
 static const struct poptOption export_options[] = {
-	{ "format", 'f', POPT_ARG_STRING, NULL, OPT_FORMAT,
-	  "chrome (Trace Event JSON for Perfetto / chrome://tracing), "
-	  "folded (flame graph stacks) or csv", "FORMAT" },
-	{ "output", 'o', POPT_ARG_STRING, NULL, OPT_OUTPUT,
-	  "write to FILE instead of standard output", "FILE" },
-	{ "weight", '\0', POPT_ARG_STRING, NULL, OPT_WEIGHT,
-	  "folded, function calls: count each call (calls, the default) or its "
-	  "self time in ns (time)", "calls|time" },
-	{ "begin", '\0', POPT_ARG_STRING, NULL, OPT_BEGIN,
-	  "only what overlaps the time from T on (as ust view reads it: "
-	  "[YYYY-MM-DD ]HH:MM:SS[.N] or seconds from the epoch)", "T" },
-	{ "end", '\0', POPT_ARG_STRING, NULL, OPT_END,
-	  "only what overlaps the time up to T", "T" },
-	{ "tid", '\0', POPT_ARG_STRING, NULL, OPT_TID,
-	  "only thread TID", "TID" },
-	{ "min-duration", '\0', POPT_ARG_STRING, NULL, OPT_MIN_DURATION,
-	  "chrome and folded: only the calls and slices lasting at least D "
-	  "(e.g. 10us; ns, us, ms or s); instant events are left out", "D" },
-	{ "force", '\0', POPT_ARG_NONE, NULL, OPT_FORCE,
-	  "write a chrome file even larger than trace viewers open", NULL },
+	CLI_OPTION_ARG_SHORT("format", 'f', OPT_FORMAT,
+		"chrome (Trace Event JSON for Perfetto / chrome://tracing), "
+		"folded (flame graph stacks) or csv", "FORMAT"),
+	CLI_OPTION_ARG_SHORT("output", 'o', OPT_OUTPUT,
+		"write to FILE instead of standard output", "FILE"),
+	CLI_OPTION_ARG("weight", OPT_WEIGHT,
+		"folded, function calls: count each call (calls, the default) or its "
+		"self time in ns (time)", "calls|time"),
+	CLI_OPTION_ARG("begin", OPT_BEGIN,
+		"only what overlaps the time from T on (as ust view reads it: "
+		"[YYYY-MM-DD ]HH:MM:SS[.N] or seconds from the epoch)", "T"),
+	CLI_OPTION_ARG("end", OPT_END,
+		"only what overlaps the time up to T", "T"),
+	CLI_OPTION_ARG("tid", OPT_TID,
+		"only thread TID", "TID"),
+	CLI_OPTION_ARG("min-duration", OPT_MIN_DURATION,
+		"chrome and folded: only the calls and slices lasting at least D "
+		"(e.g. 10us; ns, us, ms or s); instant events are left out", "D"),
+	CLI_OPTION_FLAG("force", OPT_FORCE,
+		"write a chrome file even larger than trace viewers open"),
 	CLI_OPTION_HELP(OPT_HELP),
 	POPT_TABLEEND
 };

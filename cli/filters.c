@@ -36,6 +36,13 @@ static bool known(const struct cli_fields *f, const char *name,
 	return false;
 }
 
+static void event_fields_free(struct cli_event_fields *e)
+{
+	free(e->name);
+	free(e->layout);
+	free(e->tsdl);
+}
+
 static int add_event(struct cli_fields *f, const char *name, const char *layout,
 		     const char *tsdl)
 {
@@ -57,9 +64,7 @@ static int add_event(struct cli_fields *f, const char *name, const char *layout,
 	e->layout = strdup(layout);
 	e->tsdl = strdup(tsdl);
 	if (!e->name || !e->layout || !e->tsdl) {
-		free(e->name);
-		free(e->layout);
-		free(e->tsdl);
+		event_fields_free(e);
 		return -1;
 	}
 	f->nr++;
@@ -127,11 +132,8 @@ void cli_fields_release(struct cli_fields *f)
 {
 	size_t i;
 
-	for (i = 0; i < f->nr; i++) {
-		free(f->v[i].name);
-		free(f->v[i].layout);
-		free(f->v[i].tsdl);
-	}
+	for (i = 0; i < f->nr; i++)
+		event_fields_free(&f->v[i]);
 	free(f->v);
 	memset(f, 0, sizeof(*f));
 }

@@ -77,97 +77,94 @@ enum record_opt {
 };
 
 static const struct poptOption record_options[] = {
-	{ "output", 'o', POPT_ARG_STRING, NULL, OPT_OUTPUT,
-	  "write traces under DIR "
-	  "(default: $UST_OUTPUT, else " UST_DEFAULT_OUTPUT ")", "DIR" },
-	{ "event", 'e', POPT_ARG_STRING, NULL, OPT_EVENT,
-	  "trace the events matching PATTERN, a glob on 'facility:event'; "
-	  "a leading '-' excludes; repeat for more "
-	  "(default: '*', every event)", "PATTERN" },
-	{ "filter", '\0', POPT_ARG_STRING, NULL, OPT_FILTER,
-	  "record only the events of the -e before it for which EXPR, in "
-	  "LTTng's filter syntax, is true (e.g. 'count > 10 && "
-	  "text == \"a*\"'); decided in the program (doc/filters.md)", "EXPR" },
-	{ "loglevel", '\0', POPT_ARG_STRING, NULL, OPT_LOGLEVEL,
-	  "only the events of the -e before it of this level or a more "
-	  "severe one (TRACE_EMERG ... TRACE_DEBUG, or 0 to 14)", "LEVEL" },
-	{ "loglevel-only", '\0', POPT_ARG_STRING, NULL, OPT_LOGLEVEL_ONLY,
-	  "only the events of the -e before it of exactly this level", "LEVEL" },
-	{ "rate-limit", '\0', POPT_ARG_STRING, NULL, OPT_RATE_LIMIT,
-	  "record at most N events a second of each event matching PATTERN, "
-	  "per thread; the others are counted; repeatable", "PATTERN=N/s" },
-	{ "overwrite", '\0', POPT_ARG_NONE, NULL, OPT_OVERWRITE,
-	  "flight recorder: when the buffers are full, overwrite the oldest "
-	  "events instead of dropping new ones", NULL },
-	{ "flight-recorder", '\0', POPT_ARG_NONE, NULL, OPT_FLIGHT,
-	  "overwrite and keep the events in memory only; `ust snapshot PID`, "
-	  "ust_trigger() or a crash writes them out (doc/flight-recorder.md)",
-	  NULL },
-	{ "blocking", '\0', POPT_ARG_NONE, NULL, OPT_BLOCKING,
-	  "when the buffers are full, make the program wait for the consumer "
-	  "instead of dropping events (the default with --functions, unless "
-	  "--overwrite)", NULL },
-	{ "subbuf-size", '\0', POPT_ARG_STRING, NULL, OPT_SUBBUF_SIZE,
-	  "bytes per sub-buffer (one packet): a power of two from 4096 "
-	  "to 1G; k, M and G suffixes allowed", "SIZE" },
-	{ "subbuf-count", '\0', POPT_ARG_STRING, NULL, OPT_SUBBUF_COUNT,
-	  "sub-buffers per CPU buffer: a power of two from 2 to 65536", "N" },
-	{ "read-timer", '\0', POPT_ARG_STRING, NULL, OPT_READ_TIMER,
-	  "how often the consumer reads the buffers, in microseconds, "
-	  "from 100 to 10000000", "USEC" },
-	{ "context", '\0', POPT_ARG_STRING, NULL, OPT_CONTEXT,
-	  "what each event records besides its fields, comma-separated: "
-	  "vtid (the thread id, the default; 'tid' too), vpid, procname, "
-	  "ip, pthread_id; or 'none' (LTTng's context names and types)",
-	  "LIST" },
-	{ "buffers", '\0', POPT_ARG_STRING, NULL, OPT_BUFFERS,
-	  "per-cpu (the default) or per-thread: one buffer per thread, "
-	  "written without atomic operations, the default with --functions "
-	  "(not with --flight-recorder or --relayd)", "KIND" },
-	{ "functions", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_FUNCTIONS,
-	  "trace every function entry and exit of a program built with "
-	  "-finstrument-functions (preloads libust-cyg-profile.so); LAYOUT: "
-	  "compact (the default: 8 and 4 bytes), full (entry {addr, call_site}), "
-	  "lttng-fast or lttng (LTTng-UST's cyg-profile events, with vtid, vpid, "
-	  "procname and ip)", "LAYOUT" },
-	{ "time-filter", '\0', POPT_ARG_STRING, NULL, OPT_TIME_FILTER,
-	  "with --functions: only the calls lasting at least DUR (e.g. 1us)",
-	  "DUR" },
-	{ "depth", '\0', POPT_ARG_STRING, NULL, OPT_DEPTH,
-	  "with --functions: only the calls nested at most N deep", "N" },
-	{ "filter-func", '\0', POPT_ARG_STRING, NULL, OPT_FILTER_FUNC,
-	  "with --functions: only the functions named by GLOB and the calls "
-	  "they make; repeatable", "GLOB" },
-	{ "exclude-func", '\0', POPT_ARG_STRING, NULL, OPT_EXCLUDE_FUNC,
-	  "with --functions: not the functions named by GLOB nor the calls "
-	  "they make; repeatable", "GLOB" },
-	{ "kernel", 'k', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_KERNEL,
-	  "also record kernel events (needs root) into DIR/kernel: "
-	  "scheduling, system calls and interrupts, or the tracepoints "
-	  "of LIST, comma-separated globs on 'system:event' "
-	  "('default' is the default set)", "LIST" },
-	{ "kernel-pid", '\0', POPT_ARG_NONE, NULL, OPT_KERNEL_PID,
-	  "kernel events of CMD's process tree only, with the scheduling "
-	  "context (the default); implies --kernel", NULL },
-	{ "kernel-all", '\0', POPT_ARG_NONE, NULL, OPT_KERNEL_ALL,
-	  "kernel events of the whole system; implies --kernel", NULL },
-	{ "trigger", '\0', POPT_ARG_STRING, NULL, OPT_TRIGGER,
-	  "with --flight-recorder: a snapshot when an event matching "
-	  "'EVENT[ if FILTER]' is recorded: a user event (app:error) or a "
-	  "kernel one (\"syscall_exit_* if ret < 0\"), LTTng's filter "
-	  "syntax (doc/kernel-analyses.md)", "SPEC" },
-	{ "trigger-holdoff", '\0', POPT_ARG_STRING, NULL, OPT_TRIGGER_HOLDOFF,
-	  "at most one trigger snapshot per SEC seconds (default 1)", "SEC" },
-	{ "relayd", '\0', POPT_ARG_STRING, NULL, OPT_RELAYD,
-	  "stream the traces to lttng-relayd at URL, "
-	  "net://HOST[:CTRL_PORT[:DATA_PORT]][/PATH] or net6://...; "
-	  "DIR keeps what the relay cannot take (doc/relayd.md)", "URL" },
-	{ "live", '\0', POPT_ARG_STRING | POPT_ARGFLAG_OPTIONAL, NULL, OPT_LIVE,
-	  "with --relayd: a live session, followed with `ust view --live "
-	  "net://...` or babeltrace2's lttng-live source; TIMER is how late "
-	  "a viewer may see events (default 1s; us, ms or s)", "TIMER" },
-	{ "session", '\0', POPT_ARG_STRING, NULL, OPT_SESSION,
-	  "with --relayd: the relay session's name (default: CMD-PID)", "NAME" },
+	CLI_OPTION_ARG_SHORT("output", 'o', OPT_OUTPUT,
+		"write traces under DIR "
+		"(default: $UST_OUTPUT, else " UST_DEFAULT_OUTPUT ")", "DIR"),
+	CLI_OPTION_ARG_SHORT("event", 'e', OPT_EVENT,
+		"trace the events matching PATTERN, a glob on 'facility:event'; "
+		"a leading '-' excludes; repeat for more "
+		"(default: '*', every event)", "PATTERN"),
+	CLI_OPTION_ARG("filter", OPT_FILTER,
+		"record only the events of the -e before it for which EXPR, in "
+		"LTTng's filter syntax, is true (e.g. 'count > 10 && "
+		"text == \"a*\"'); decided in the program (doc/filters.md)", "EXPR"),
+	CLI_OPTION_ARG("loglevel", OPT_LOGLEVEL,
+		"only the events of the -e before it of this level or a more "
+		"severe one (TRACE_EMERG ... TRACE_DEBUG, or 0 to 14)", "LEVEL"),
+	CLI_OPTION_ARG("loglevel-only", OPT_LOGLEVEL_ONLY,
+		"only the events of the -e before it of exactly this level", "LEVEL"),
+	CLI_OPTION_ARG("rate-limit", OPT_RATE_LIMIT,
+		"record at most N events a second of each event matching PATTERN, "
+		"per thread; the others are counted; repeatable", "PATTERN=N/s"),
+	CLI_OPTION_FLAG("overwrite", OPT_OVERWRITE,
+		"flight recorder: when the buffers are full, overwrite the oldest "
+		"events instead of dropping new ones"),
+	CLI_OPTION_FLAG("flight-recorder", OPT_FLIGHT,
+		"overwrite and keep the events in memory only; `ust snapshot PID`, "
+		"ust_trigger() or a crash writes them out (doc/flight-recorder.md)"),
+	CLI_OPTION_FLAG("blocking", OPT_BLOCKING,
+		"when the buffers are full, make the program wait for the consumer "
+		"instead of dropping events (the default with --functions, unless "
+		"--overwrite)"),
+	CLI_OPTION_ARG("subbuf-size", OPT_SUBBUF_SIZE,
+		"bytes per sub-buffer (one packet): a power of two from 4096 "
+		"to 1G; k, M and G suffixes allowed", "SIZE"),
+	CLI_OPTION_ARG("subbuf-count", OPT_SUBBUF_COUNT,
+		"sub-buffers per CPU buffer: a power of two from 2 to 65536", "N"),
+	CLI_OPTION_ARG("read-timer", OPT_READ_TIMER,
+		"how often the consumer reads the buffers, in microseconds, "
+		"from 100 to 10000000", "USEC"),
+	CLI_OPTION_ARG("context", OPT_CONTEXT,
+		"what each event records besides its fields, comma-separated: "
+		"vtid (the thread id, the default; 'tid' too), vpid, procname, "
+		"ip, pthread_id; or 'none' (LTTng's context names and types)", "LIST"),
+	CLI_OPTION_ARG("buffers", OPT_BUFFERS,
+		"per-cpu (the default) or per-thread: one buffer per thread, "
+		"written without atomic operations, the default with --functions "
+		"(not with --flight-recorder or --relayd)", "KIND"),
+	CLI_OPTION_OPTIONAL_ARG("functions", OPT_FUNCTIONS,
+		"trace every function entry and exit of a program built with "
+		"-finstrument-functions (preloads libust-cyg-profile.so); LAYOUT: "
+		"compact (the default: 8 and 4 bytes), full (entry {addr, call_site}), "
+		"lttng-fast or lttng (LTTng-UST's cyg-profile events, with vtid, vpid, "
+		"procname and ip)", "LAYOUT"),
+	CLI_OPTION_ARG("time-filter", OPT_TIME_FILTER,
+		"with --functions: only the calls lasting at least DUR (e.g. 1us)", "DUR"),
+	CLI_OPTION_ARG("depth", OPT_DEPTH,
+		"with --functions: only the calls nested at most N deep", "N"),
+	CLI_OPTION_ARG("filter-func", OPT_FILTER_FUNC,
+		"with --functions: only the functions named by GLOB and the calls "
+		"they make; repeatable", "GLOB"),
+	CLI_OPTION_ARG("exclude-func", OPT_EXCLUDE_FUNC,
+		"with --functions: not the functions named by GLOB nor the calls "
+		"they make; repeatable", "GLOB"),
+	CLI_OPTION_OPTIONAL_ARG_SHORT("kernel", 'k', OPT_KERNEL,
+		"also record kernel events (needs root) into DIR/kernel: "
+		"scheduling, system calls and interrupts, or the tracepoints "
+		"of LIST, comma-separated globs on 'system:event' "
+		"('default' is the default set)", "LIST"),
+	CLI_OPTION_FLAG("kernel-pid", OPT_KERNEL_PID,
+		"kernel events of CMD's process tree only, with the scheduling "
+		"context (the default); implies --kernel"),
+	CLI_OPTION_FLAG("kernel-all", OPT_KERNEL_ALL,
+		"kernel events of the whole system; implies --kernel"),
+	CLI_OPTION_ARG("trigger", OPT_TRIGGER,
+		"with --flight-recorder: a snapshot when an event matching "
+		"'EVENT[ if FILTER]' is recorded: a user event (app:error) or a "
+		"kernel one (\"syscall_exit_* if ret < 0\"), LTTng's filter "
+		"syntax (doc/kernel-analyses.md)", "SPEC"),
+	CLI_OPTION_ARG("trigger-holdoff", OPT_TRIGGER_HOLDOFF,
+		"at most one trigger snapshot per SEC seconds (default 1)", "SEC"),
+	CLI_OPTION_ARG("relayd", OPT_RELAYD,
+		"stream the traces to lttng-relayd at URL, "
+		"net://HOST[:CTRL_PORT[:DATA_PORT]][/PATH] or net6://...; "
+		"DIR keeps what the relay cannot take (doc/relayd.md)", "URL"),
+	CLI_OPTION_OPTIONAL_ARG("live", OPT_LIVE,
+		"with --relayd: a live session, followed with `ust view --live "
+		"net://...` or babeltrace2's lttng-live source; TIMER is how late "
+		"a viewer may see events (default 1s; us, ms or s)", "TIMER"),
+	CLI_OPTION_ARG("session", OPT_SESSION,
+		"with --relayd: the relay session's name (default: CMD-PID)", "NAME"),
 	CLI_OPTION_HELP(OPT_HELP),
 	POPT_TABLEEND
 };

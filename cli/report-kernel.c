@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "command.h"
 #include "report-kernel.h"
 #include "analysis/kmodel.h"
 
@@ -23,20 +24,20 @@
 
 void cli_report_kernel_options(struct poptOption *o)
 {
-	o[0] = (struct poptOption){ "thread", '\0', POPT_ARG_STRING, NULL, OPT_KTHREAD,
+	o[0] = (struct poptOption)CLI_OPTION_ARG("thread", OPT_KTHREAD,
 		"where thread TID's time went: running, runnable, blocked in each system "
-		"call, and who woke it (kernel)", "TID" };
-	o[1] = (struct poptOption){ "between", '\0', POPT_ARG_NONE, NULL, OPT_KBETWEEN,
+		"call, and who woke it (kernel)", "TID");
+	o[1] = (struct poptOption)CLI_OPTION_FLAG("between", OPT_KBETWEEN,
 		"--between A B: the kernel activity of each thread from its user event A "
-		"to its next B (e.g. 'app:req_begin' 'app:req_end')", NULL };
-	o[2] = (struct poptOption){ "csv", '\0', POPT_ARG_NONE, NULL, OPT_KCSV,
+		"to its next B (e.g. 'app:req_begin' 'app:req_end')");
+	o[2] = (struct poptOption)CLI_OPTION_FLAG("csv", OPT_KCSV,
 		"print the kernel sections as CSV (one row per process, file, device...; "
-		"exact byte counts, times in ns)", NULL };
-	o[3] = (struct poptOption){ "begin", '\0', POPT_ARG_STRING, NULL, OPT_KBEGIN,
+		"exact byte counts, times in ns)");
+	o[3] = (struct poptOption)CLI_OPTION_ARG("begin", OPT_KBEGIN,
 		"count only the events from TIME: seconds from the first event (1.5), "
-		"or a time of its day (HH:MM:SS[.frac])", "TIME" };
-	o[4] = (struct poptOption){ "end", '\0', POPT_ARG_STRING, NULL, OPT_KEND,
-		"count only the events up to TIME (as --begin)", "TIME" };
+		"or a time of its day (HH:MM:SS[.frac])", "TIME");
+	o[4] = (struct poptOption)CLI_OPTION_ARG("end", OPT_KEND,
+		"count only the events up to TIME (as --begin)", "TIME");
 }
 
 /*

@@ -51,18 +51,17 @@ static void build_options(void)
 	if (report_options[0].longName)
 		return;
 	for (i = 0; i < NR_SECTIONS; i++)
-		report_options[n++] = (struct poptOption){
-			sections[i]->name, '\0', POPT_ARG_NONE, NULL,
-			OPT_SECTION + (int)i, sections[i]->help, NULL };
-	report_options[n++] = (struct poptOption){ "top", '\0', POPT_ARG_STRING,
-		NULL, OPT_TOP, "rows of the long lists (default 10)", "N" };
-	report_options[n++] = (struct poptOption){ "interval", '\0', POPT_ARG_STRING,
-		NULL, OPT_INTERVAL, "CPU usage over time: interval length in seconds "
-		"(default: a tenth of the trace)", "SEC" };
+		report_options[n++] = (struct poptOption)CLI_OPTION_FLAG(
+			sections[i]->name, OPT_SECTION + (int)i, sections[i]->help);
+	report_options[n++] = (struct poptOption)CLI_OPTION_ARG("top", OPT_TOP,
+		"rows of the long lists (default 10)", "N");
+	report_options[n++] = (struct poptOption)CLI_OPTION_ARG("interval", OPT_INTERVAL,
+		"CPU usage over time: interval length in seconds "
+		"(default: a tenth of the trace)", "SEC");
 	cli_report_kernel_options(&report_options[n]);
 	n += REPORT_KERNEL_NR_OPTIONS;
-	report_options[n++] = (struct poptOption){ "clock-gmt", '\0', POPT_ARG_NONE,
-		NULL, OPT_GMT, "print times in UTC instead of local time", NULL };
+	report_options[n++] = (struct poptOption)CLI_OPTION_FLAG("clock-gmt", OPT_GMT,
+		"print times in UTC instead of local time");
 	report_options[n++] = (struct poptOption)CLI_OPTION_HELP(OPT_HELP);
 }
 

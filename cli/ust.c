@@ -46,8 +46,8 @@ enum ust_opt {
 
 static const struct poptOption ust_options[] = {
 	CLI_OPTION_HELP(OPT_HELP),
-	{ "version", 'V', POPT_ARG_NONE, NULL, OPT_VERSION,
-	  "show the version", NULL },
+	CLI_OPTION_FLAG_SHORT("version", 'V', OPT_VERSION,
+		"show the version"),
 	POPT_TABLEEND
 };
 

@@ -32,23 +32,23 @@ enum view_opt {
 };
 
 static const struct poptOption view_options[] = {
-	{ "begin", '\0', POPT_ARG_STRING, NULL, OPT_BEGIN,
-	  "start at TIME: [YYYY-MM-DD ]HH:MM:SS[.NNNNNNNNN] or "
-	  "SEC[.NNNNNNNNN] (from the Unix epoch)", "TIME" },
-	{ "end", '\0', POPT_ARG_STRING, NULL, OPT_END,
-	  "stop after TIME (same formats)", "TIME" },
-	{ "event", 'e', POPT_ARG_STRING, NULL, OPT_EVENT,
-	  "only events whose name matches GLOB; repeat for more", "GLOB" },
-	{ "tid", '\0', POPT_ARG_STRING, NULL, OPT_TID,
-	  "only events of thread N (vtid)", "N" },
-	{ "pid", '\0', POPT_ARG_STRING, NULL, OPT_PID,
-	  "only events of process N (the trace's vpid)", "N" },
-	{ "clock-gmt", '\0', POPT_ARG_NONE, NULL, OPT_GMT,
-	  "print times in UTC instead of local time", NULL },
-	{ "live", '\0', POPT_ARG_NONE, NULL, OPT_LIVE,
-	  "follow the traces while they are written (ust record or UST_TRACE), "
-	  "in time order, until the session ends; or, instead of DIR, a live "
-	  "session on lttng-relayd: net://RELAY[:PORT]/host/HOSTNAME/SESSION", NULL },
+	CLI_OPTION_ARG("begin", OPT_BEGIN,
+		"start at TIME: [YYYY-MM-DD ]HH:MM:SS[.NNNNNNNNN] or "
+		"SEC[.NNNNNNNNN] (from the Unix epoch)", "TIME"),
+	CLI_OPTION_ARG("end", OPT_END,
+		"stop after TIME (same formats)", "TIME"),
+	CLI_OPTION_ARG_SHORT("event", 'e', OPT_EVENT,
+		"only events whose name matches GLOB; repeat for more", "GLOB"),
+	CLI_OPTION_ARG("tid", OPT_TID,
+		"only events of thread N (vtid)", "N"),
+	CLI_OPTION_ARG("pid", OPT_PID,
+		"only events of process N (the trace's vpid)", "N"),
+	CLI_OPTION_FLAG("clock-gmt", OPT_GMT,
+		"print times in UTC instead of local time"),
+	CLI_OPTION_FLAG("live", OPT_LIVE,
+		"follow the traces while they are written (ust record or UST_TRACE), "
+		"in time order, until the session ends; or, instead of DIR, a live "
+		"session on lttng-relayd: net://RELAY[:PORT]/host/HOSTNAME/SESSION"),
 	CLI_OPTION_HELP(OPT_HELP),
 	POPT_TABLEEND
 };
