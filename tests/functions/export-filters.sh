@@ -11,9 +11,26 @@ calls() {	# FILE FUNC: calls of FUNC in chrome_calls.py's lines
 	awk -v f="$2" '$3 == f { s += $4 } END { print s + 0 }' "$1"
 }
 
-# 50 slow() calls of 1 ms, each after 100 quick leaf() calls.
-record "$WORK/t" "$CALLS" timed 50 1000
-dir=$(trace_dir "$WORK/t" calls)
+# 50 slow() calls of 1 ms, each after 100 quick leaf() calls.  A leaf()
+# preempted for 500 us would count as slow below: on a machine that busy,
+# record again (up to 5 times).
+long_leaves() {	# DIR: leaf() calls of 500 us or more
+	"$UST" export --format=chrome -o "$WORK/all.json" "$1" || fail "chrome"
+	$PY - "$WORK/all.json" <<'PY'
+import json, sys
+print(sum(1 for e in json.load(open(sys.argv[1]))["traceEvents"]
+          if e.get("name") == "leaf" and e.get("dur", 0) >= 500))
+PY
+}
+try=1
+while :; do
+	rm -rf "$WORK/t"
+	record "$WORK/t" "$CALLS" timed 50 1000
+	dir=$(trace_dir "$WORK/t" calls)
+	[ "$(long_leaves "$dir")" = 0 ] && break
+	[ $try -lt 5 ] || skip "a leaf() call lasted 500 us in 5 recordings: the machine is too busy"
+	try=$((try + 1))
+done
 pid=${dir#"$WORK/t/calls-"}
 pid=${pid%%-*}
 
@@ -40,8 +57,8 @@ expect "$WORK/folded" "calls-$pid;$pid;main;run_timed;slow 50"
 [ "$(wc -l <"$WORK/folded")" = 3 ] || fail "folded --min-duration: $(cat "$WORK/folded")"
 
 # --begin/--end: the slow calls overlapping a window from the start of
-# the 10th to the end of the 20th (times from the csv export, in ns).
-"$UST" export --format=chrome -o "$WORK/all.json" "$dir" || fail "chrome"
+# the 10th to the end of the 20th (times from the csv export, in ns;
+# all.json: the whole export, long_leaves()).
 first=$("$UST" export --format=csv "$dir" | sed -n '2s/,.*//p')
 win=$($PY - "$WORK/all.json" "$first" <<'PY'
 import json, sys
