@@ -124,9 +124,6 @@ static void block_print(void *a, struct report_ctx *c, FILE *out)
 	free(pv);
 }
 
-const struct analysis analysis_block = {
-	.name = "block",
-	.help = "block I/O per device and per process: requests, bytes, latency (kernel)",
-	.kernel_parts = KM_BLOCK,
-	.print = block_print,
-};
+const struct analysis analysis_block = KMODEL_SECTION("block",
+	"block I/O per device and per process: requests, bytes, latency (kernel)",
+	KM_BLOCK, block_print);

@@ -245,16 +245,10 @@ static void net_print(void *a, struct report_ctx *c, FILE *out)
 	free(pv);
 }
 
-const struct analysis analysis_io = {
-	.name = "io",
-	.help = "file I/O per process and per file: bytes, operations, latency (kernel)",
-	.kernel_parts = KM_IO,
-	.print = io_print,
-};
+const struct analysis analysis_io = KMODEL_SECTION("io",
+	"file I/O per process and per file: bytes, operations, latency (kernel)",
+	KM_IO, io_print);
 
-const struct analysis analysis_net = {
-	.name = "net",
-	.help = "network bytes and packets per interface, socket bytes per process (kernel)",
-	.kernel_parts = KM_NET,
-	.print = net_print,
-};
+const struct analysis analysis_net = KMODEL_SECTION("net",
+	"network bytes and packets per interface, socket bytes per process (kernel)",
+	KM_NET, net_print);

@@ -119,12 +119,9 @@ static void sched_print(void *a, struct report_ctx *c, FILE *out)
 			m->worst[i].tid, comm_of(c, m->worst[i].tid));
 }
 
-const struct analysis analysis_sched = {
-	.name = "sched",
-	.help = "scheduling latency, wakeup to running: per process, worst cases (kernel)",
-	.kernel_parts = KM_SCHED,
-	.print = sched_print,
-};
+const struct analysis analysis_sched = KMODEL_SECTION("sched",
+	"scheduling latency, wakeup to running: per process, worst cases (kernel)",
+	KM_SCHED, sched_print);
 
 /* ---- --irq ---- */
 
@@ -194,12 +191,9 @@ static void irq_print(void *a, struct report_ctx *c, FILE *out)
 	free(v);
 }
 
-const struct analysis analysis_irq = {
-	.name = "irq",
-	.help = "hard IRQ and softirq counts and durations (kernel)",
-	.kernel_parts = KM_IRQ,
-	.print = irq_print,
-};
+const struct analysis analysis_irq = KMODEL_SECTION("irq",
+	"hard IRQ and softirq counts and durations (kernel)",
+	KM_IRQ, irq_print);
 
 /* ---- --memory ---- */
 
@@ -284,9 +278,6 @@ static void memory_print(void *a, struct report_ctx *c, FILE *out)
 	free(pv);
 }
 
-const struct analysis analysis_memory = {
-	.name = "memory",
-	.help = "page allocations and frees, page faults, per process and over time (kernel)",
-	.kernel_parts = KM_MEMORY,
-	.print = memory_print,
-};
+const struct analysis analysis_memory = KMODEL_SECTION("memory",
+	"page allocations and frees, page faults, per process and over time (kernel)",
+	KM_MEMORY, memory_print);

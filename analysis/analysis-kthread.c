@@ -160,12 +160,8 @@ static void thread_print(void *a, struct report_ctx *c, FILE *out)
 		longest_blocks(m, c, out);
 }
 
-const struct analysis analysis_thread = {
-	.name = "thread",
-	.help = NULL,		/* --thread TID: an option with an argument (report.c) */
-	.kernel_parts = KM_THREAD,
-	.print = thread_print,
-};
+/* No help: --thread TID is an option with an argument (report.c). */
+const struct analysis analysis_thread = KMODEL_SECTION("thread", NULL, KM_THREAD, thread_print);
 
 /* ---- --between ---- */
 
@@ -277,9 +273,5 @@ static void between_print(void *a, struct report_ctx *c, FILE *out)
 	u64map_free_all(&sum.calls);
 }
 
-const struct analysis analysis_between = {
-	.name = "between",
-	.help = NULL,		/* --between A B: two arguments (report.c) */
-	.kernel_parts = KM_BETWEEN,
-	.print = between_print,
-};
+/* No help: --between A B takes two arguments (report.c). */
+const struct analysis analysis_between = KMODEL_SECTION("between", NULL, KM_BETWEEN, between_print);

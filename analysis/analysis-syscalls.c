@@ -42,26 +42,21 @@ static void *syscalls_create(struct report_ctx *c)
 	return s;
 }
 
-static int call_index(struct syscalls *s, const char *name)
-{
-	size_t i;
-
-	s->calls = report_name_index(s->calls, &s->nr_calls, sizeof(*s->calls), name, &i);
-	return (int)i;
-}
-
 /* Tags: 2i + 1 for the entry of call i, 2i + 2 for its exit. */
 static int syscalls_classify(void *a, const struct rd_trace *t,
 			     const struct rd_event_class *ec, bool *fields)
 {
+	struct syscalls *s = a;
 	bool entry;
 	const char *name = kstate_syscall_of(ec->name, &entry);
+	size_t i;
 
 	(void)t;
 	(void)fields;
 	if (!name)
 		return 0;
-	return 2 * call_index(a, name) + (entry ? 1 : 2);
+	s->calls = report_name_index(s->calls, &s->nr_calls, sizeof(*s->calls), name, &i);
+	return 2 * (int)i + (entry ? 1 : 2);
 }
 
 static void record_latency(struct syscalls *s, unsigned int top,

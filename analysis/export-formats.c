@@ -107,7 +107,7 @@ struct chrome {
 	struct switch_fields sw;
 	const struct rd_trace *kernel;	/* of the sched_switch events */
 	struct syscall_pairs pairs;
-	const char **calls;
+	const char **calls;		/* system call names (report_name_index()) */
 	size_t nr_calls;
 	struct u64map threads;		/* (pid, tid) -> thread_seen */
 };
@@ -147,25 +147,13 @@ static void json_str(FILE *out, const char *s, size_t n)
 	fputc('"', out);
 }
 
-static int chrome_call(struct chrome *x, const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < x->nr_calls; i++) {
-		if (!strcmp(x->calls[i], name))
-			return (int)i;
-	}
-	x->calls = report_realloc(x->calls, x->nr_calls + 1, sizeof(*x->calls));
-	x->calls[x->nr_calls] = name;
-	return (int)x->nr_calls++;
-}
-
 static int chrome_classify(void *a, const struct rd_trace *t,
 			   const struct rd_event_class *ec, bool *fields)
 {
 	struct chrome *x = a;
 	const char *call;
 	bool entry;
+	size_t i;
 
 	*fields = true;
 	if (!report_is_kernel(t))
@@ -177,7 +165,8 @@ static int chrome_classify(void *a, const struct rd_trace *t,
 	call = kstate_syscall_of(ec->name, &entry);
 	if (call) {
 		*fields = false;
-		return CHROME_SYSCALL + 2 * chrome_call(x, call) + !entry;
+		x->calls = report_name_index(x->calls, &x->nr_calls, sizeof(*x->calls), call, &i);
+		return CHROME_SYSCALL + 2 * (int)i + !entry;
 	}
 	return CHROME_INSTANT;
 }

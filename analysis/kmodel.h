@@ -227,6 +227,14 @@ bool kmodel_heading(const struct kmodel *m, const struct report_ctx *c, const ch
 /* CSV: a field quoted when it needs to be. */
 void report_csv_str(FILE *out, const char *s);
 
+/*
+ * A kernel section (analysis.h): its option --NAME and help, the parts
+ * of the model it prints and its print(), which gets the model as `a`.
+ */
+#define KMODEL_SECTION(option, help_text, parts, print_fn)		\
+	{ .name = (option), .help = (help_text), .kernel_parts = (parts),	\
+	  .print = (print_fn) }
+
 extern const struct analysis analysis_kmodel;
 extern const struct analysis analysis_io;
 extern const struct analysis analysis_net;
