@@ -243,18 +243,35 @@ static int check_base_path(const struct ust_url *u, char *err, size_t errlen)
 	return 0;
 }
 
-int ust_relay_url_parse(const char *text, struct ust_relay_url *r,
-			char *err, size_t errlen)
+/* What a relay's URL is for: a session's traces, or a live viewer. */
+enum relay_use { RELAY_USE_SESSION, RELAY_USE_LIVE };
+
+/*
+ * `text` as a relay's URL, which names two ports by its scheme (net://,
+ * net4://, net6://); else -1, saying what `use` expects instead.
+ */
+static int parse_relay(const char *text, struct ust_url *u, enum relay_use use,
+		       char *err, size_t errlen)
 {
 	struct cursor c = { .s = text, .err = err, .errlen = errlen };
 
-	memset(r, 0, sizeof(*r));
-	if (ust_url_parse(text, &r->ctrl, err, errlen))
+	if (ust_url_parse(text, u, err, errlen))
 		return -1;
-	if (!r->ctrl.two_ports)
-		return fail_at(&c, 0, "%s:// names one port: give net://HOST[:CTRL_PORT[:DATA_PORT]], or a control URL and a data URL",
-			       r->ctrl.scheme);
-	if (check_base_path(&r->ctrl, err, errlen))
+	if (u->two_ports)
+		return 0;
+	if (use == RELAY_USE_LIVE)
+		return fail_at(&c, 0, "a live URL is net://, net4:// or net6:// (not %s://)",
+			       u->scheme);
+	return fail_at(&c, 0, "%s:// names one port: give net://HOST[:CTRL_PORT[:DATA_PORT]], or a control URL and a data URL",
+		       u->scheme);
+}
+
+int ust_relay_url_parse(const char *text, struct ust_relay_url *r,
+			char *err, size_t errlen)
+{
+	memset(r, 0, sizeof(*r));
+	if (parse_relay(text, &r->ctrl, RELAY_USE_SESSION, err, errlen) ||
+	    check_base_path(&r->ctrl, err, errlen))
 		return -1;
 	r->ctrl_port = r->ctrl.port[0] ? r->ctrl.port[0] : UST_RELAY_CTRL_PORT;
 	r->data_port = r->ctrl.port[1] ? r->ctrl.port[1] : UST_RELAY_DATA_PORT;
@@ -342,11 +359,8 @@ int ust_live_url_parse(const char *text, struct ust_live_url *l,
 	size_t path_at;
 
 	memset(l, 0, sizeof(*l));
-	if (ust_url_parse(text, &l->relay, err, errlen))
+	if (parse_relay(text, &l->relay, RELAY_USE_LIVE, err, errlen))
 		return -1;
-	if (!l->relay.two_ports)
-		return fail_at(&c, 0, "a live URL is net://, net4:// or net6:// (not %s://)",
-			       l->relay.scheme);
 	path_at = strlen(text) - strlen(l->relay.path);
 	if (l->relay.port[1])
 		return fail_at(&c, l->relay.port_at[1],
