@@ -314,7 +314,7 @@ static void emit_load(struct emitter *e, const struct access *a)
 		break;
 	case RD_FLOAT:
 		flags |= (uint8_t)fields_scalar_size(t);
-		if (t->u.f.be)
+		if (t->be)
 			flags |= UST_FILTER_SWAP;
 		insn(e, UST_FOP_LOAD_DBL, flags, 0, (uint32_t)p.off);
 		break;
@@ -324,7 +324,7 @@ static void emit_load(struct emitter *e, const struct access *a)
 		flags |= (uint8_t)int_bytes(t);
 		if (t->u.i.is_signed)
 			flags |= UST_FILTER_SIGNED;
-		if (t->u.i.be)
+		if (t->be)
 			flags |= UST_FILTER_SWAP;
 		insn(e, UST_FOP_LOAD_INT, flags, 0, (uint32_t)p.off);
 		break;

@@ -67,7 +67,7 @@ static int read_int(struct rd_walk *w, const struct rd_type *t, uint64_t *v)
 		return -1;
 	if (w->end - w->pos < size)
 		return walk_fail(w, "integer runs past the packet content");
-	*v = read_bits(w, size, t->u.i.be);
+	*v = read_bits(w, size, t->be);
 	if (t->u.i.is_signed && size < 64 && (*v >> (size - 1)) & 1)
 		*v |= ~0ull << size;
 	return 0;
@@ -84,7 +84,7 @@ static int walk_float(struct rd_walk *w, const struct rd_type *t)
 		return -1;
 	if (w->end - w->pos < size)
 		return walk_fail(w, "float runs past the packet content");
-	bits = read_bits(w, size, t->u.f.be);
+	bits = read_bits(w, size, t->be);
 	if (!w->o)
 		return 0;
 	if (size == 32) {

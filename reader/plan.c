@@ -45,7 +45,7 @@ static bool step_of(const struct rd_member *m, bool tid_role, struct plan_step *
 		return false;
 	s->kind = t->u.i.is_signed ? STEP_SIGNED : STEP_UNSIGNED;
 	s->bytes = (uint8_t)(t->u.i.size / 8);
-	s->be = t->u.i.be;
+	s->be = t->be;
 	s->load = load_of(s->bytes, s->kind == STEP_SIGNED, s->be);
 	s->tid = tid_role && (!strcmp(m->name, "vtid") || !strcmp(m->name, "tid"));
 	return true;
@@ -258,7 +258,7 @@ int rd_plan_walk(const struct rd_plan *p, const uint8_t *base, uint64_t *pos,
 
 static bool is_uint(const struct rd_type *t, unsigned int size, bool clock)
 {
-	return t->kind == RD_INT && !t->u.i.is_signed && !t->u.i.be &&
+	return t->kind == RD_INT && !t->u.i.is_signed && !t->be &&
 	       t->u.i.clock == clock && (!size || t->u.i.size == size);
 }
 

@@ -437,26 +437,28 @@ static int byte_order_word(struct parser *ps, const char *w, bool *be)
 
 /* "{ key = value; ... }" after a type's keyword: each attribute to `attr`. */
 static int parse_attributes(struct parser *ps, struct rd_type *t,
-			    int (*attr)(struct parser *, struct rd_type *))
+			    int (*attr)(struct parser *, struct rd_type *,
+					const char *))
 {
+	const char *key;
+
 	if (next(ps) || expect(ps, "{"))
 		return -1;
 	while (!is_punct(ps, "}")) {
-		if (attr(ps, t))
+		key = expect_ident(ps);
+		if (!key || expect(ps, "=") || attr(ps, t, key) || expect(ps, ";"))
 			return -1;
 	}
 	return next(ps);
 }
 
-/* One `key = value;` inside integer { }. */
-static int integer_attr(struct parser *ps, struct rd_type *t)
+/* The value of `key` in a `key = value;` inside integer { }. */
+static int integer_attr(struct parser *ps, struct rd_type *t, const char *key)
 {
-	const char *key = expect_ident(ps), *w;
+	const char *w;
 	uint64_t v = 0;
 	bool b;
 
-	if (!key || expect(ps, "="))
-		return -1;
 	if (!strcmp(key, "size") || !strcmp(key, "align")) {
 		if (parse_uint(ps, &v))
 			return -1;
@@ -502,7 +504,7 @@ static int integer_attr(struct parser *ps, struct rd_type *t)
 				return fail(ps, "bad value '%s' for signed", w);
 			t->u.i.is_signed = b;
 		} else if (!strcmp(key, "byte_order")) {
-			if (byte_order_word(ps, w, &t->u.i.be))
+			if (byte_order_word(ps, w, &t->be))
 				return -1;
 		} else if (!strcmp(key, "encoding")) {
 			t->u.i.utf8 = !strcmp(w, "UTF8") || !strcmp(w, "ASCII");
@@ -510,19 +512,33 @@ static int integer_attr(struct parser *ps, struct rd_type *t)
 			return fail(ps, "unknown integer attribute '%s'", key);
 		}
 	}
-	return expect(ps, ";");
+	return 0;
+}
+
+/*
+ * An integer or floating_point block: the trace's byte order unless it
+ * says otherwise, then its attributes by attr().
+ */
+static struct rd_type *parse_scalar(struct parser *ps, enum rd_kind kind,
+				    int (*attr)(struct parser *, struct rd_type *,
+						const char *))
+{
+	struct rd_type *t = new_type(ps, kind);
+
+	if (!t)
+		return NULL;
+	t->be = ps->md->be;
+	return parse_attributes(ps, t, attr) ? NULL : t;
 }
 
 static struct rd_type *parse_integer(struct parser *ps)
 {
-	struct rd_type *t = new_type(ps, RD_INT);
+	struct rd_type *t = parse_scalar(ps, RD_INT, integer_attr);
 
 	if (!t)
 		return NULL;
-	t->u.i.base = 10;
-	t->u.i.be = ps->md->be;
-	if (parse_attributes(ps, t, integer_attr))
-		return NULL;
+	if (!t->u.i.base)
+		t->u.i.base = 10;	/* none given (integer_attr() takes 2, 8, 10, 16) */
 	if (!t->u.i.size) {
 		fail(ps, "integer without a size");
 		return NULL;
@@ -530,18 +546,16 @@ static struct rd_type *parse_integer(struct parser *ps)
 	return t;
 }
 
-/* One `key = value;` of a floating_point block. */
-static int float_attr(struct parser *ps, struct rd_type *t)
+/* The value of `key` in a `key = value;` of a floating_point block. */
+static int float_attr(struct parser *ps, struct rd_type *t, const char *key)
 {
-	const char *key = expect_ident(ps), *w;
+	const char *w;
 	uint64_t v = 0;
 
-	if (!key || expect(ps, "="))
-		return -1;
 	if (!strcmp(key, "byte_order")) {
-		if (!(w = expect_ident(ps)) || byte_order_word(ps, w, &t->u.f.be))
+		if (!(w = expect_ident(ps)))
 			return -1;
-		return expect(ps, ";");
+		return byte_order_word(ps, w, &t->be);
 	}
 	if (parse_uint(ps, &v))
 		return -1;
@@ -556,18 +570,15 @@ static int float_attr(struct parser *ps, struct rd_type *t)
 	} else {
 		return fail(ps, "unknown floating_point attribute '%s'", key);
 	}
-	return expect(ps, ";");
+	return 0;
 }
 
 /* Only IEEE 754 binary32 (8 + 24) and binary64 (11 + 53). */
 static struct rd_type *parse_float(struct parser *ps)
 {
-	struct rd_type *t = new_type(ps, RD_FLOAT);
+	struct rd_type *t = parse_scalar(ps, RD_FLOAT, float_attr);
 
 	if (!t)
-		return NULL;
-	t->u.f.be = ps->md->be;
-	if (parse_attributes(ps, t, float_attr))
 		return NULL;
 	if (!(t->u.f.exp_dig == 8 && t->u.f.mant_dig == 24) &&
 	    !(t->u.f.exp_dig == 11 && t->u.f.mant_dig == 53)) {
@@ -1088,6 +1099,30 @@ static int clock_entry(struct parser *ps, void *obj, const char *key,
 	return 0;
 }
 
+/* A scope of a stream or event block (`NAME := struct {...};`) and where it goes. */
+struct scope_slot {
+	const char *name;
+	struct rd_type **slot;
+};
+
+/* `key := t` in a `what` block: the slot of that scope, which takes a struct. */
+static int set_scope(struct parser *ps, const char *what, const char *key,
+		     struct rd_type *t, const struct scope_slot *scopes,
+		     size_t nr)
+{
+	size_t i;
+
+	if (t->kind != RD_STRUCT)
+		return fail(ps, "%s must be a struct", key);
+	for (i = 0; i < nr; i++) {
+		if (!strcmp(key, scopes[i].name)) {
+			*scopes[i].slot = t;
+			return 0;
+		}
+	}
+	return fail(ps, "unknown %s scope '%s'", what, key);
+}
+
 struct stream_tmp {
 	struct rd_stream_class sc;
 	bool has_id;
@@ -1097,6 +1132,11 @@ static int stream_entry(struct parser *ps, void *obj, const char *key,
 			const struct value *v, struct rd_type *t)
 {
 	struct stream_tmp *s = obj;
+	const struct scope_slot scopes[] = {
+		{ "packet.context", &s->sc.packet_context },
+		{ "event.header", &s->sc.event_header },
+		{ "event.context", &s->sc.event_context },
+	};
 
 	if (!strcmp(key, "id")) {
 		if (want_num(ps, key, v) || v->num < 0 || v->num > 0xffff)
@@ -1107,17 +1147,8 @@ static int stream_entry(struct parser *ps, void *obj, const char *key,
 	}
 	if (!t)
 		return fail(ps, "unknown stream attribute '%s'", key);
-	if (t->kind != RD_STRUCT)
-		return fail(ps, "%s must be a struct", key);
-	if (!strcmp(key, "packet.context"))
-		s->sc.packet_context = t;
-	else if (!strcmp(key, "event.header"))
-		s->sc.event_header = t;
-	else if (!strcmp(key, "event.context"))
-		s->sc.event_context = t;
-	else
-		return fail(ps, "unknown stream scope '%s'", key);
-	return 0;
+	return set_scope(ps, "stream", key, t, scopes,
+			 sizeof(scopes) / sizeof(scopes[0]));
 }
 
 struct event_tmp {
@@ -1132,15 +1163,13 @@ static int event_entry(struct parser *ps, void *obj, const char *key,
 	struct event_tmp *e = obj;
 
 	if (t) {
-		if (t->kind != RD_STRUCT)
-			return fail(ps, "%s must be a struct", key);
-		if (!strcmp(key, "fields"))
-			e->ec.fields = t;
-		else if (!strcmp(key, "context"))
-			e->ec.context = t;
-		else
-			return fail(ps, "unknown event scope '%s'", key);
-		return 0;
+		const struct scope_slot scopes[] = {
+			{ "fields", &e->ec.fields },
+			{ "context", &e->ec.context },
+		};
+
+		return set_scope(ps, "event", key, t, scopes,
+				 sizeof(scopes) / sizeof(scopes[0]));
 	}
 	if (!strcmp(key, "name")) {
 		if (v->kind != T_STR && v->kind != T_IDENT)

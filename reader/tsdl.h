@@ -49,18 +49,17 @@ struct rd_enum_range {
 struct rd_type {
 	enum rd_kind kind;
 	unsigned int align;	/* bits, >= 1 */
+	bool be;		/* RD_INT, RD_FLOAT: big-endian */
 	union {
 		struct {
 			unsigned int size;	/* bits, 1..64 */
 			unsigned int base;	/* 2, 8, 10, 16 */
 			bool is_signed;
-			bool be;
 			bool utf8;		/* encoding = UTF8/ASCII */
 			bool clock;		/* map = clock.X.value */
 		} i;
 		struct {
 			unsigned int exp_dig, mant_dig;
-			bool be;
 		} f;
 		struct {
 			struct rd_type *container;	/* RD_INT */

@@ -103,6 +103,18 @@ START_TEST(test_parse_errors)
 		     "floating_point with exp_dig 8 and mant_dig 0: only IEEE 754 binary32 and binary64 are supported");
 	expect_error("/* CTF 1.8 */ typealias floating_point { exp_dig = 8; mant_dig = 24; base = 2; } := f;",
 		     "unknown floating_point attribute 'base'");
+	expect_error("/* CTF 1.8 */ typealias floating_point { byte_order = middle; } := f;",
+		     "line 1: bad byte_order 'middle'");
+	expect_error("/* CTF 1.8 */ typealias integer { size = 8; base = 3; } := u8;",
+		     "line 1: bad integer base");
+	expect_error("/* CTF 1.8 */ typealias integer { size = 8 } := u8;",
+		     "line 1: expected ';', got '}'");
+	expect_error("/* CTF 1.8 */ stream { packet.header := struct { }; };",
+		     "line 1: unknown stream scope 'packet.header'");
+	expect_error("/* CTF 1.8 */ stream { event.context := integer { size = 8; }; };",
+		     "line 1: event.context must be a struct");
+	expect_error("/* CTF 1.8 */ event { payload := struct { }; };",
+		     "line 1: unknown event scope 'payload'");
 }
 END_TEST
 
