@@ -500,6 +500,7 @@ void gated_write(struct ust_event_desc *event, const struct ust_seg *segs,
 	struct ust_session *s = __atomic_load_n(&ust__session_current,
 						__ATOMIC_ACQUIRE);
 	const struct ust_filter *prog = NULL;
+	enum ust__gate_verdict v;
 
 	if (!s)
 		return;
@@ -507,8 +508,8 @@ void gated_write(struct ust_event_desc *event, const struct ust_seg *segs,
 		plain_event_write(event, segs, nr_segs, payload_size, ip);
 		return;
 	}
-	gated_dispatch(ust__gate_quick(s, event, segs, nr_segs, &prog, false),
-		       prog, s, event, segs, nr_segs, payload_size, ip);
+	v = ust__gate_quick(s, event, segs, nr_segs, &prog, false);
+	gated_dispatch(v, prog, s, event, segs, nr_segs, payload_size, ip);
 }
 
 /* The gated path of ust_event_write_ip(), out of line, so that the others
