@@ -462,25 +462,17 @@ void gated_event_write_prefix(const struct ust_filter *prog,
 }
 
 /*
- * The gated path: the event has a filter or a rate limit (gate.h).  Only
- * calls in tail position: no stack frame on its own quick path.
+ * The gated path (the event has a filter or a rate limit, gate.h) once
+ * ust__gate_quick() gave its verdict `v`.  Only calls in tail position:
+ * no stack frame on its own quick path.
  */
 static inline __attribute__((always_inline))
-void gated_write(struct ust_event_desc *event, const struct ust_seg *segs,
-		 unsigned int nr_segs, size_t payload_size, uint64_t ip)
+void gated_dispatch(enum ust__gate_verdict v, const struct ust_filter *prog,
+		    struct ust_session *s, struct ust_event_desc *event,
+		    const struct ust_seg *segs, unsigned int nr_segs,
+		    size_t payload_size, uint64_t ip)
 {
-	/* Acquire: as in default_write(), which loads it again. */
-	struct ust_session *s = __atomic_load_n(&ust__session_current,
-						__ATOMIC_ACQUIRE);
-	const struct ust_filter *prog = NULL;
-
-	if (!s)
-		return;
-	if (payload_size == UST_PAYLOAD_DROP) {
-		plain_event_write(event, segs, nr_segs, payload_size, ip);
-		return;
-	}
-	switch (ust__gate_quick(s, event, segs, nr_segs, &prog, false)) {
+	switch (v) {
 	case UST_GATE_DROP:
 		return;
 	case UST_GATE_WRITE:
@@ -497,6 +489,27 @@ void gated_write(struct ust_event_desc *event, const struct ust_seg *segs,
 		gated_event_write_full(s, event, segs, nr_segs, payload_size, ip);
 		return;
 	}
+}
+
+/* The whole gated path. */
+static inline __attribute__((always_inline))
+void gated_write(struct ust_event_desc *event, const struct ust_seg *segs,
+		 unsigned int nr_segs, size_t payload_size, uint64_t ip)
+{
+	/* Acquire: as in default_write(), which loads it again. */
+	struct ust_session *s = __atomic_load_n(&ust__session_current,
+						__ATOMIC_ACQUIRE);
+	const struct ust_filter *prog = NULL;
+	enum ust__gate_verdict v;
+
+	if (!s)
+		return;
+	if (payload_size == UST_PAYLOAD_DROP) {
+		plain_event_write(event, segs, nr_segs, payload_size, ip);
+		return;
+	}
+	v = ust__gate_quick(s, event, segs, nr_segs, &prog, false);
+	gated_dispatch(v, prog, s, event, segs, nr_segs, payload_size, ip);
 }
 
 /* The gated path of ust_event_write_ip(), out of line, so that the others
@@ -673,21 +686,51 @@ void (ust_event_write)(struct ust_event_desc *event,
  * that neither costs a call more than through ust_event_write_ip().
  */
 static __attribute__((noinline))
-void small_gated_write(struct ust_event_desc *event, uint64_t payload,
-		       size_t size, uint64_t ip)
-{
-	struct ust_seg seg = { &payload, size };
-
-	gated_write(event, &seg, 1, size, ip);
-}
-
-static __attribute__((noinline))
 void small_plain_write(struct ust_event_desc *event, uint64_t payload,
 		       size_t size, uint64_t ip)
 {
 	struct ust_seg seg = { &payload, size };
 
 	default_write(event, &seg, 1, size, ip);
+}
+
+/* The gated path's verdicts other than drop and write, for a small payload. */
+static __attribute__((noinline))
+void small_gated_dispatch(enum ust__gate_verdict v, const struct ust_filter *prog,
+			  struct ust_session *s, struct ust_event_desc *event,
+			  uint64_t payload, size_t size, uint64_t ip)
+{
+	struct ust_seg seg = { &payload, size };
+
+	gated_dispatch(v, prog, s, event, &seg, 1, size, ip);
+}
+
+/*
+ * The gated path of a small payload.  The segment's address goes to no
+ * call, so that both ways on are tail calls: a filtered-out record
+ * returns from here, a kept one leaves no frame behind.
+ */
+static __attribute__((noinline))
+void small_gated_write(struct ust_event_desc *event, uint64_t payload,
+		       size_t size, uint64_t ip)
+{
+	/* Acquire: as in default_write(), which loads it again. */
+	struct ust_session *s = __atomic_load_n(&ust__session_current,
+						__ATOMIC_ACQUIRE);
+	uint64_t bytes = payload;	/* `payload` itself stays unaddressed */
+	struct ust_seg seg = { &bytes, size };
+	const struct ust_filter *prog = NULL;
+	enum ust__gate_verdict v;
+
+	if (!s)
+		return;
+	v = ust__gate_quick(s, event, &seg, 1, &prog, false);
+	if (v == UST_GATE_DROP)
+		return;
+	if (v == UST_GATE_WRITE)
+		small_plain_write(event, payload, size, ip);
+	else
+		small_gated_dispatch(v, prog, s, event, payload, size, ip);
 }
 
 /*
