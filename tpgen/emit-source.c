@@ -23,7 +23,7 @@
  *		two for a string: its bytes, then a NUL from our own constant,
  *		so a string changed under our feet cannot lose its terminator;
  *		its length UST_SEG_CSTR for the filter, if the event has one
- *		(emit_string_lengths())
+ *		(emit_seg_array())
  *
  * Locals are named __ust_*, which validate.c forbids as field names.
  */
@@ -389,7 +389,7 @@ static void emit_helpers(FILE *out, const struct tp_facility *fac)
 
 /*
  * The string to record (NULL recorded as "(null)"); it is measured after
- * the filter (emit_string_lengths()).
+ * the filter (emit_seg_array()).
  */
 static void emit_string_part(FILE *out, const struct tp_event *event,
 			     const struct tp_part *part)
@@ -454,48 +454,45 @@ static size_t elem_size(const struct tp_field *field)
 }
 
 /*
- * The initializer of the segment array, one line per segment, at `depth`
- * tabs; with `cstr`, the strings not measured (UST_SEG_CSTR).
+ * The segment array, one line per segment.  A string's bytes are
+ * measured only when the event has no gate (`__ust_gated`, see
+ * emit_gated_write()); else their length is UST_SEG_CSTR, for libust to
+ * measure if the filter keeps the record.
  */
 static void emit_seg_array(FILE *out, const struct tp_event *event,
-			   const struct tp_plan *plan, int depth, bool cstr)
+			   const struct tp_plan *plan)
 {
 	unsigned int fixed = 0;
 	const char *name;
 	size_t i;
 
-	fprintf(out, "%.*sstruct ust_seg __ust_segs[%u] = {\n", depth, TABS,
-		plan->nr_segs);
+	fprintf(out, "	struct ust_seg __ust_segs[%u] = {\n", plan->nr_segs);
 	for (i = 0; i < plan->nr_parts; i++) {
 		name = event->fields.v[plan->parts[i].first].name;
-		fprintf(out, "%.*s\t", depth, TABS);
 		switch (plan->parts[i].kind) {
 		case TP_PART_FIXED:
-			fprintf(out, "{ &__ust_fixed%u, sizeof(__ust_fixed%u) },\n",
+			fprintf(out, "\t\t{ &__ust_fixed%u, sizeof(__ust_fixed%u) },\n",
 				fixed, fixed);
 			fixed++;
 			break;
 		case TP_PART_STRING:
-			if (cstr)
-				fprintf(out, "{ __ust_str_%s, UST_SEG_CSTR },\n", name);
-			else
-				fprintf(out, "{ __ust_str_%s, __ust_len_%s },\n",
-					name, name);
-			fprintf(out, "%.*s\t{ \"\", 1 },\n", depth, TABS);
+			fprintf(out, "\t\t{ __ust_str_%s, __ust_gated ? UST_SEG_CSTR :\n"
+				"\t\t\t\t\t\t__builtin_strlen(__ust_str_%s) },\n"
+				"\t\t{ \"\", 1 },\n", name, name);
 			break;
 		case TP_PART_SEQUENCE:
-			fprintf(out, "{ &__ust_qlen_%s, sizeof(__ust_qlen_%s) },\n"
-				"%.*s\t{ %s, __ust_n_%s * %zu },\n", name, name,
-				depth, TABS, name, name,
+			fprintf(out, "\t\t{ &__ust_qlen_%s, sizeof(__ust_qlen_%s) },\n"
+				"\t\t{ %s, __ust_n_%s * %zu },\n", name, name,
+				name, name,
 				elem_size(&event->fields.v[plan->parts[i].first]));
 			break;
 		case TP_PART_PACKED:
-			fprintf(out, "{ __ust_at_%s, __ust_size_%s },\n",
+			fprintf(out, "\t\t{ __ust_at_%s, __ust_size_%s },\n",
 				name, name);
 			break;
 		}
 	}
-	fprintf(out, "%.*s};\n", depth, TABS);
+	fputs("\t};\n", out);
 }
 
 /*
@@ -506,7 +503,7 @@ static void payload_size_terms(const struct tp_event *event,
 			       const struct tp_plan *plan, bool known,
 			       struct tp_strlist *terms)
 {
-	unsigned int fixed = 0;
+	unsigned int fixed = 0, seg = 0;
 	size_t i;
 
 	const struct tp_field *field;
@@ -521,7 +518,7 @@ static void payload_size_terms(const struct tp_event *event,
 			if (known)
 				tp_strlist_addf(terms, "1");
 			else
-				tp_strlist_addf(terms, "__ust_len_%s + 1", field->name);
+				tp_strlist_addf(terms, "__ust_segs[%u].len + 1", seg);
 			break;
 		case TP_PART_SEQUENCE:
 			tp_strlist_addf(terms, "sizeof(__ust_qlen_%s)", field->name);
@@ -532,6 +529,7 @@ static void payload_size_terms(const struct tp_event *event,
 			tp_strlist_addf(terms, "__ust_size_%s", field->name);
 			break;
 		}
+		seg += tp_part_nr_segs(&plan->parts[i]);
 	}
 }
 
@@ -539,34 +537,30 @@ static void payload_size_terms(const struct tp_event *event,
  * A probe with strings: when the event has a filter or a rate limit,
  * libust decides first, on the strings not measured yet
  * (ust_event_write_gated()), so that a record the filter discards costs
- * no strlen(); otherwise the probe measures them, and goes on as
- * without filters.
+ * no strlen(); otherwise the probe measures them (emit_seg_array()), and
+ * goes on as without filters.
  */
-static int emit_string_lengths(FILE *out, const struct tp_facility *fac,
-			       const struct tp_event *event,
-			       const struct tp_plan *plan)
+static void emit_gate_test(FILE *out, const struct tp_facility *fac,
+			   const struct tp_event *event)
+{
+	fprintf(out, "\tconst long __ust_gated = UST_EVENT_GATED(&__ust_event_%s_%s);\n",
+		fac->name, event->name);
+}
+
+static int emit_gated_write(FILE *out, const struct tp_facility *fac,
+			    const struct tp_event *event,
+			    const struct tp_plan *plan)
 {
 	struct tp_strlist terms = { 0 };
-	const char *name;
-	size_t i;
 	int ret;
 
-	fprintf(out, "\tif (UST_EVENT_GATED(&__ust_event_%s_%s)) {\n",
-		fac->name, event->name);
-	emit_seg_array(out, event, plan, 2, true);
-	fprintf(out, "\n\t\tust_event_write_gated(&__ust_event_%s_%s, __ust_segs, %u,\n\t\t\t\t",
+	fprintf(out, "\n\tif (__ust_gated) {\n"
+		"\t\tust_event_write_gated(&__ust_event_%s_%s, __ust_segs, %u,\n\t\t\t\t",
 		fac->name, event->name, plan->nr_segs);
 	payload_size_terms(event, plan, true, &terms);
 	ret = tp_emit_list(out, &terms, " + ", 32, 32);
 	tp_strlist_clear(&terms);
 	fputs(");\n\t\treturn;\n\t}\n", out);
-	for (i = 0; i < plan->nr_parts; i++) {
-		if (plan->parts[i].kind != TP_PART_STRING)
-			continue;
-		name = event->fields.v[plan->parts[i].first].name;
-		fprintf(out, "\tsize_t __ust_len_%s = __builtin_strlen(__ust_str_%s);\n",
-			name, name);
-	}
 	return ret;
 }
 
@@ -617,9 +611,11 @@ static int emit_probe_body(FILE *out, const struct tp_facility *fac,
 		emit_small_write(out, fac, event);
 		return 0;
 	}
-	if (plan_has_string(plan) && emit_string_lengths(out, fac, event, plan))
+	if (plan_has_string(plan))
+		emit_gate_test(out, fac, event);
+	emit_seg_array(out, event, plan);
+	if (plan_has_string(plan) && emit_gated_write(out, fac, event, plan))
 		return -1;
-	emit_seg_array(out, event, plan, 1, false);
 	/* The size goes on a line of its own, under the first argument. */
 	fprintf(out, "\n\tust_event_write(&__ust_event_%s_%s, __ust_segs, %u,\n\t\t\t",
 		fac->name, event->name, plan->nr_segs);

@@ -151,40 +151,31 @@ void __ust_probe_tpt_strings(const char *first, uint16_t count, int8_t flag,
 	struct __attribute__((packed)) {
 		uint64_t last;
 	} __ust_fixed1 = { last };
-	if (UST_EVENT_GATED(&__ust_event_tpt_strings)) {
-		struct ust_seg __ust_segs[8] = {
-			{ __ust_str_first, UST_SEG_CSTR },
-			{ "", 1 },
-			{ &__ust_fixed0, sizeof(__ust_fixed0) },
-			{ __ust_str_second, UST_SEG_CSTR },
-			{ "", 1 },
-			{ __ust_str_third, UST_SEG_CSTR },
-			{ "", 1 },
-			{ &__ust_fixed1, sizeof(__ust_fixed1) },
-		};
+	const long __ust_gated = UST_EVENT_GATED(&__ust_event_tpt_strings);
+	struct ust_seg __ust_segs[8] = {
+		{ __ust_str_first, __ust_gated ? UST_SEG_CSTR :
+						__builtin_strlen(__ust_str_first) },
+		{ "", 1 },
+		{ &__ust_fixed0, sizeof(__ust_fixed0) },
+		{ __ust_str_second, __ust_gated ? UST_SEG_CSTR :
+						__builtin_strlen(__ust_str_second) },
+		{ "", 1 },
+		{ __ust_str_third, __ust_gated ? UST_SEG_CSTR :
+						__builtin_strlen(__ust_str_third) },
+		{ "", 1 },
+		{ &__ust_fixed1, sizeof(__ust_fixed1) },
+	};
 
+	if (__ust_gated) {
 		ust_event_write_gated(&__ust_event_tpt_strings, __ust_segs, 8,
 				1 + sizeof(__ust_fixed0) + 1 + 1 +
 				sizeof(__ust_fixed1));
 		return;
 	}
-	size_t __ust_len_first = __builtin_strlen(__ust_str_first);
-	size_t __ust_len_second = __builtin_strlen(__ust_str_second);
-	size_t __ust_len_third = __builtin_strlen(__ust_str_third);
-	struct ust_seg __ust_segs[8] = {
-		{ __ust_str_first, __ust_len_first },
-		{ "", 1 },
-		{ &__ust_fixed0, sizeof(__ust_fixed0) },
-		{ __ust_str_second, __ust_len_second },
-		{ "", 1 },
-		{ __ust_str_third, __ust_len_third },
-		{ "", 1 },
-		{ &__ust_fixed1, sizeof(__ust_fixed1) },
-	};
 
 	ust_event_write(&__ust_event_tpt_strings, __ust_segs, 8,
-			__ust_len_first + 1 + sizeof(__ust_fixed0) +
-			__ust_len_second + 1 + __ust_len_third + 1 +
+			__ust_segs[0].len + 1 + sizeof(__ust_fixed0) +
+			__ust_segs[3].len + 1 + __ust_segs[5].len + 1 +
 			sizeof(__ust_fixed1));
 }
 
@@ -224,24 +215,21 @@ __attribute__((noinline))
 void __ust_probe_tpt_one_string(const char *msg)
 {
 	const char *__ust_str_msg = msg ? msg : "(null)";
-	if (UST_EVENT_GATED(&__ust_event_tpt_one_string)) {
-		struct ust_seg __ust_segs[2] = {
-			{ __ust_str_msg, UST_SEG_CSTR },
-			{ "", 1 },
-		};
+	const long __ust_gated = UST_EVENT_GATED(&__ust_event_tpt_one_string);
+	struct ust_seg __ust_segs[2] = {
+		{ __ust_str_msg, __ust_gated ? UST_SEG_CSTR :
+						__builtin_strlen(__ust_str_msg) },
+		{ "", 1 },
+	};
 
+	if (__ust_gated) {
 		ust_event_write_gated(&__ust_event_tpt_one_string, __ust_segs, 2,
 				1);
 		return;
 	}
-	size_t __ust_len_msg = __builtin_strlen(__ust_str_msg);
-	struct ust_seg __ust_segs[2] = {
-		{ __ust_str_msg, __ust_len_msg },
-		{ "", 1 },
-	};
 
 	ust_event_write(&__ust_event_tpt_one_string, __ust_segs, 2,
-			__ust_len_msg + 1);
+			__ust_segs[0].len + 1);
 }
 
 /* tpt:small */

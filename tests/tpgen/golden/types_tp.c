@@ -333,28 +333,23 @@ void __ust_probe_types_structs(const struct types_point *origin,
 			__builtin_memcpy(__ust_fixed1.path + 10 * __ust_i2 + 2, &path[__ust_i2].weight, 8);
 		}
 	}
-	if (UST_EVENT_GATED(&__ust_event_types_structs)) {
-		struct ust_seg __ust_segs[4] = {
-			{ &__ust_fixed0, sizeof(__ust_fixed0) },
-			{ __ust_str_who, UST_SEG_CSTR },
-			{ "", 1 },
-			{ &__ust_fixed1, sizeof(__ust_fixed1) },
-		};
-
-		ust_event_write_gated(&__ust_event_types_structs, __ust_segs, 4,
-				sizeof(__ust_fixed0) + 1 + sizeof(__ust_fixed1));
-		return;
-	}
-	size_t __ust_len_who = __builtin_strlen(__ust_str_who);
+	const long __ust_gated = UST_EVENT_GATED(&__ust_event_types_structs);
 	struct ust_seg __ust_segs[4] = {
 		{ &__ust_fixed0, sizeof(__ust_fixed0) },
-		{ __ust_str_who, __ust_len_who },
+		{ __ust_str_who, __ust_gated ? UST_SEG_CSTR :
+						__builtin_strlen(__ust_str_who) },
 		{ "", 1 },
 		{ &__ust_fixed1, sizeof(__ust_fixed1) },
 	};
 
+	if (__ust_gated) {
+		ust_event_write_gated(&__ust_event_types_structs, __ust_segs, 4,
+				sizeof(__ust_fixed0) + 1 + sizeof(__ust_fixed1));
+		return;
+	}
+
 	ust_event_write(&__ust_event_types_structs, __ust_segs, 4,
-			sizeof(__ust_fixed0) + __ust_len_who + 1 +
+			sizeof(__ust_fixed0) + __ust_segs[1].len + 1 +
 			sizeof(__ust_fixed1));
 }
 
