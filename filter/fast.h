@@ -13,6 +13,22 @@
 
 #include "runtime.h"
 
+/*
+ * May ust_filter_cstr_prefix_word() read bytes past a string's NUL (on
+ * its page)?  Not in sanitized builds, which would report them.
+ */
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define UST_FILTER_READ_PAST_NUL 0
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || \
+	__has_feature(memory_sanitizer)
+#define UST_FILTER_READ_PAST_NUL 0
+#endif
+#endif
+#ifndef UST_FILTER_READ_PAST_NUL
+#define UST_FILTER_READ_PAST_NUL 1
+#endif
+
 /* The `size`-byte unsigned integer at `p`, in payload byte order. */
 static inline uint64_t ust_filter_bits_at(const uint8_t *p, unsigned int size, bool swap)
 {
@@ -64,6 +80,15 @@ static inline int64_t ust_filter_compare_k(uint8_t op, int64_t x, int64_t k)
 int ust_filter_run_int_k_slow(const struct ust_filter_fast *fast,
 			      const struct ust_seg *segs, unsigned int nr_segs);
 
+/* INT_K's comparison of the field's value `x` (validate.c takes it apart). */
+static inline bool ust_filter_int_k_test(const struct ust_filter_fast *fast,
+					 int64_t x)
+{
+	if (__builtin_expect(fast->band, 0))
+		return (x & fast->k) != 0;
+	return ((uint64_t)x - fast->lo <= fast->span) ^ fast->neg;
+}
+
 /*
  * INT_K's test on the payload's first segment, `base`, which holds the
  * field (fast->end is at most its length): read in place (tpgen's probes
@@ -75,11 +100,26 @@ static inline bool ust_filter_int_k_keeps(const struct ust_filter_fast *fast,
 {
 	uint64_t bits = ust_filter_bits_at((const uint8_t *)base + fast->offset,
 					   fast->size, false);
-	int64_t x = (int64_t)(bits << fast->shift) >> fast->shift;
 
-	if (__builtin_expect(fast->band, 0))
-		return (x & fast->k) != 0;
-	return ((uint64_t)x - fast->lo <= fast->span) ^ fast->neg;
+	return ust_filter_int_k_test(fast, (int64_t)(bits << fast->shift) >>
+					   fast->shift);
+}
+
+/*
+ * The same on a payload of 8 bytes at most passed by value, its bytes in
+ * memory order (ust_event_write_small_ip()), with no load: the field
+ * moved to the top of the word and back (fast->word_shl, word_shr).
+ * The caller checked that the payload holds it (fast->end).
+ */
+static inline bool ust_filter_int_k_keeps_word(const struct ust_filter_fast *fast,
+					       uint64_t payload)
+{
+	uint64_t top = payload << fast->word_shl;
+	int64_t x = fast->load & UST_FILTER_SIGNED ?
+		    (int64_t)top >> fast->word_shr :
+		    (int64_t)(top >> fast->word_shr);
+
+	return ust_filter_int_k_test(fast, x);
 }
 
 /* The INT_K shape: 1 to record, 0 to discard. */
@@ -188,6 +228,41 @@ static inline bool ust_filter_cstr_starts(const char *s, const uint8_t *head, si
 }
 
 /*
+ * The commonest prefix on a string not measured, in one load and one
+ * compare: a prefix of 8 bytes at most (fast->head_mask) on the first
+ * field, a string (UST_SEG_CSTR).  1 to record, 0 to discard, -1 when
+ * not decided here (ust_filter_cstr_prefix_keeps() decides).  The 8
+ * bytes at the string are read: some may be past its NUL, never past a
+ * 4 KiB boundary (so no unmapped page), and a string shorter than the
+ * prefix differs from it at its NUL.  Not in sanitized builds
+ * (UST_FILTER_READ_PAST_NUL), nor under valgrind (validate.c leaves
+ * head_mask 0 there), which would report the bytes read past the string.
+ */
+static inline int ust_filter_cstr_prefix_word(const struct ust_filter_fast *fast,
+					      const struct ust_seg *segs,
+					      unsigned int nr_segs)
+{
+#if UST_FILTER_READ_PAST_NUL
+	const char *s;
+	uint64_t word;
+
+	if (fast->offset || !fast->head_mask || !nr_segs ||
+	    segs[0].len != UST_SEG_CSTR)
+		return -1;
+	s = (const char *)segs[0].ptr;
+	if (!s || ((uintptr_t)s & 4095) > 4096 - sizeof(word))
+		return -1;
+	memcpy(&word, s, sizeof(word));
+	return ((word & fast->head_mask) == fast->head_word) != (bool)fast->op;
+#else
+	(void)fast;
+	(void)segs;
+	(void)nr_segs;
+	return -1;
+#endif
+}
+
+/*
  * The string a STR_MATCH shape reads, when it begins a segment not
  * measured yet; NULL when its field is not such a string (the caller
  * measures the segments and runs the program as usual).  A segment not
@@ -216,8 +291,12 @@ static inline int ust_filter_cstr_prefix_keeps(const struct ust_filter_fast *fas
 					       const struct ust_seg *segs,
 					       unsigned int nr_segs)
 {
-	const char *s = ust_filter_cstr_field(fast, segs, nr_segs);
+	int keep = ust_filter_cstr_prefix_word(fast, segs, nr_segs);
+	const char *s;
 
+	if (keep >= 0)
+		return keep;
+	s = ust_filter_cstr_field(fast, segs, nr_segs);
 	if (!s)
 		return -1;
 	return ust_filter_cstr_starts(s, fast->pattern.bytes, fast->pattern.head) !=

@@ -70,11 +70,24 @@ struct ust_filter_fast {
 	uint8_t size, shift;
 	bool band, neg;
 	bool prefix;		/* STR_MATCH: the pattern is a prefix and a star */
+	/*
+	 * INT_K on a payload passed by value (fast.h's
+	 * ust_filter_int_k_keeps_word()): the field goes to the top of the
+	 * word by a shift left of `word_shl`, back by one right of
+	 * `word_shr`, sign-extending or not.
+	 */
+	uint8_t word_shl, word_shr;
 	uint32_t offset;	/* of the field in the payload */
 	uint32_t end;
 	uint64_t lo, span;
 	int64_t k;		/* INT_K: the constant */
 	struct ust_filter_pattern pattern;	/* STR_MATCH */
+	/*
+	 * STR_MATCH with `prefix` of 8 bytes at most: the prefix's bytes as
+	 * one word (loaded as memcpy() would, the rest 0) and the mask of
+	 * them, for fast.h's one-load compare; head_mask 0 for a longer one.
+	 */
+	uint64_t head_word, head_mask;
 };
 
 /* A validated program: points into bytes that must not change any more. */

@@ -17,6 +17,22 @@
 
 #include "runtime.h"
 
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#endif
+#endif
+
+/* Is the program run by valgrind (a client request: a few instructions)? */
+static bool running_on_valgrind(void)
+{
+#ifdef RUNNING_ON_VALGRIND
+	return RUNNING_ON_VALGRIND != 0;
+#else
+	return false;
+#endif
+}
+
 /* Value types on the stack, 2 bits each. */
 enum vtype { T_NONE = 0, T_INT = 1, T_DBL = 2, T_STR = 3 };
 
@@ -373,6 +389,14 @@ static void int_k_apart(struct ust_filter_fast *fast)
 		      (uint8_t)(64 - 8 * size) : 0;
 	fast->end = fast->load & UST_FILTER_SWAP || end > UINT32_MAX ?
 		    UINT32_MAX : (uint32_t)end;
+	if (end <= sizeof(uint64_t)) {	/* else the word path is not taken */
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		fast->word_shl = (uint8_t)(64 - 8 * end);
+#else
+		fast->word_shl = (uint8_t)(8 * fast->offset);
+#endif
+		fast->word_shr = (uint8_t)(64 - 8 * size);
+	}
 	fast->band = fast->op == UST_FOP_BAND_K;
 	fast->neg = fast->op == UST_FOP_NE_K || fast->op == UST_FOP_GT_K ||
 		    fast->op == UST_FOP_GE_K;
@@ -397,6 +421,20 @@ static void int_k_apart(struct ust_filter_fast *fast)
 		}
 		break;
 	}
+}
+
+/*
+ * A prefix of 8 bytes at most as the word fast.h compares in one load,
+ * but under valgrind, which would report the load's bytes past a string.
+ */
+static void prefix_word(struct ust_filter_fast *fast)
+{
+	uint32_t n = fast->pattern.head;
+
+	if (n > sizeof(fast->head_word) || running_on_valgrind())
+		return;
+	memset(&fast->head_mask, 0xff, n);
+	memcpy(&fast->head_word, fast->pattern.bytes, n);
 }
 
 /*
@@ -441,6 +479,8 @@ static void find_shape(struct ust_filter *f)
 		fast->prefix = fast->pattern.star &&
 			       fast->pattern.tail_at == fast->pattern.len &&
 			       fast->pattern.head == fast->pattern.len - 1;
+		if (fast->prefix)
+			prefix_word(fast);
 	}
 }
 

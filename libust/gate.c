@@ -40,6 +40,8 @@
 #define RATE_SLOTS		64u	/* rate-limited event types */
 
 struct ust__gate ust__gates[UST_CTL_MAX_EVENTS];
+/* Each gate's event, "facility:event", written at attach. */
+static char gate_names[UST_CTL_MAX_EVENTS][UST_CTL_NAME_MAX];
 static uint8_t *arena;
 static uint64_t arena_used;
 static uint32_t nr_rate_slots;	/* under the registry lock */
@@ -170,6 +172,20 @@ static void set_add(struct ust__filter_set *set, const struct ust_ctl_area *a,
 
 enum set_state { SET_NONE, SET_ALL, SET_SOME };
 
+/* What ust__gate_quick() makes of `set` (struct ust__filter_set). */
+static uint8_t set_quick(const struct ust__filter_set *set)
+{
+	const struct ust_filter_fast *fast = &set->progs[0].fast;
+
+	if (set->nr != 1 || set->ctx_needed)
+		return UST_GATE_FULL;
+	if (fast->shape == UST_FILTER_SHAPE_INT_K)
+		return UST_GATE_INT_K;
+	if (fast->shape == UST_FILTER_SHAPE_STR_MATCH && fast->prefix)
+		return UST_GATE_PREFIX;
+	return UST_GATE_RUN;
+}
+
 /*
  * The set the first `n` rules give gate `g` (abi/control.h has the
  * rules): NULL for no filter, else a set in the arena.  *failed when the
@@ -189,7 +205,7 @@ static const struct ust__filter_set *set_build(const struct ust_ctl_area *a,
 		struct ust_ctl_filter r;
 
 		rule_copy(a, i, &r);
-		if (!ust__glob_match(r.pattern, g->name))
+		if (!ust__glob_match(r.pattern, gate_names[g - ust__gates]))
 			continue;
 		if ((r.op == UST_CTL_FILTER_ANY || r.op == UST_CTL_FILTER_OR) &&
 		    !ust__entry_loglevel_ok(r.loglevel_op, r.loglevel, g->loglevel))
@@ -216,6 +232,7 @@ static const struct ust__filter_set *set_build(const struct ust_ctl_area *a,
 	}
 	if (state != SET_SOME)
 		return NULL;
+	tmp.quick = set_quick(&tmp);
 	set = arena_alloc(sizeof(*set));
 	if (!set) {
 		*failed = true;
@@ -244,7 +261,8 @@ static bool gate_install(const struct ust_ctl_area *a, struct ust__gate *g,
 	if (!failed)
 		__atomic_store_n(&g->set, set, __ATOMIC_RELEASE);
 	/* Relaxed: a hint; a stale one only makes a thread try again. */
-	__atomic_store_n(&g->generation, n, __ATOMIC_RELAXED);
+	__atomic_store_n(&g->key, n | (g->rate_max ? GATE_KEY_RATE : 0),
+			 __ATOMIC_RELAXED);
 	return !failed;
 }
 
@@ -345,7 +363,7 @@ bool ust__gate_attach(struct ust_session *s, struct ust_event_desc *ev,
 		return false;
 	}
 	g = &ust__gates[ev->id];
-	snprintf(g->name, sizeof(g->name), "%s", name);
+	snprintf(gate_names[ev->id], sizeof(gate_names[ev->id]), "%s", name);
 	g->loglevel = ev->loglevel;
 	g->signature = ust_filter_signature(ev->tsdl_fields, ev->layout);
 	g->rate_max = rate_window(g, max, name);
@@ -467,7 +485,7 @@ int ust__gate_pass(struct ust_session *s, struct ust_event_desc *ev,
 	g = &ust__gates[id];
 	n = ust__gate_rules(s->ctl);
 	/* Relaxed: a hint; a stale one only makes a thread try again. */
-	if (n != __atomic_load_n(&g->generation, __ATOMIC_RELAXED))
+	if (n != (uint32_t)__atomic_load_n(&g->key, __ATOMIC_RELAXED))
 		refresh(s, g, n);
 	/* Acquire: pairs with the release publishing the set (gate_install()). */
 	set = __atomic_load_n(&g->set, __ATOMIC_ACQUIRE);

@@ -587,10 +587,28 @@ void cstr_event_write_run(const struct ust_filter *prog,
 }
 
 /*
+ * A string against a prefix (UST_GATE_PREFIX), strings not measured,
+ * that ust_filter_cstr_prefix_word() left: decided on the string itself
+ * (filter/fast.h), with no call.  A discarded record returns from here,
+ * a kept one goes on by a tail call.
+ */
+static __attribute__((noinline))
+void cstr_prefix_write(const struct ust_filter *prog,
+		       struct ust_event_desc *event, struct ust_seg *segs,
+		       unsigned int nr_segs, size_t known_size, uint64_t ip)
+{
+	int keep = ust_filter_cstr_prefix_keeps(&prog->fast, segs, nr_segs);
+
+	if (keep > 0)
+		cstr_event_write(event, segs, nr_segs, known_size, ip);
+	else if (keep < 0)	/* the field is not a string this can read */
+		cstr_event_write_run(prog, event, segs, nr_segs, known_size, ip);
+}
+
+/*
  * What tpgen's probes with strings call when their event's gate word is
  * set (<ust/tracepoint.h>): the filter first, on strings not measured.
- * As gated_event_write(), only calls in tail position, but for a
- * prefix, decided inline.
+ * As gated_event_write(), only calls in tail position.
  */
 UST_EXPORT
 void ust_event_write_gated_ip(struct ust_event_desc *event,
@@ -616,16 +634,15 @@ void ust_event_write_gated_ip(struct ust_event_desc *event,
 		cstr_event_write(event, segs, nr_segs, known_size, (uintptr_t)ip);
 		return;
 	case UST_GATE_PREFIX:
-		/* Decided here, with no call (filter/fast.h). */
-		keep = ust_filter_cstr_prefix_keeps(&prog->fast, segs, nr_segs);
-		if (!keep)
-			return;
-		if (keep > 0) {
+		/* The commonest, decided here, with no call (filter/fast.h). */
+		keep = ust_filter_cstr_prefix_word(&prog->fast, segs, nr_segs);
+		if (keep > 0)
 			cstr_event_write(event, segs, nr_segs, known_size,
 					 (uintptr_t)ip);
-			return;
-		}
-		/* fall through - the field is not a string this can read */
+		else if (keep < 0)
+			cstr_prefix_write(prog, event, segs, nr_segs, known_size,
+					  (uintptr_t)ip);
+		return;
 	case UST_GATE_RUN:
 		cstr_event_write_run(prog, event, segs, nr_segs, known_size,
 				     (uintptr_t)ip);
@@ -694,21 +711,29 @@ void small_plain_write(struct ust_event_desc *event, uint64_t payload,
 	default_write(event, &seg, 1, size, ip);
 }
 
-/* The gated path's verdicts other than drop and write, for a small payload. */
+/*
+ * The gated path's verdicts other than drop and write, for a small
+ * payload.  Six arguments, so that the call to here is a tail call.
+ */
 static __attribute__((noinline))
 void small_gated_dispatch(enum ust__gate_verdict v, const struct ust_filter *prog,
-			  struct ust_session *s, struct ust_event_desc *event,
-			  uint64_t payload, size_t size, uint64_t ip)
+			  struct ust_event_desc *event, uint64_t payload,
+			  size_t size, uint64_t ip)
 {
+	/* Acquire: as in small_gated_write(); not NULL, it was not then. */
+	struct ust_session *s = __atomic_load_n(&ust__session_current,
+						__ATOMIC_ACQUIRE);
 	struct ust_seg seg = { &payload, size };
 
+	if (!s)
+		return;
 	gated_dispatch(v, prog, s, event, &seg, 1, size, ip);
 }
 
 /*
- * The gated path of a small payload.  The segment's address goes to no
- * call, so that both ways on are tail calls: a filtered-out record
- * returns from here, a kept one leaves no frame behind.
+ * The gated path of a small payload: with no stack frame, so that a
+ * filtered-out record returns from here and a kept one goes on by a
+ * tail call.
  */
 static __attribute__((noinline))
 void small_gated_write(struct ust_event_desc *event, uint64_t payload,
@@ -717,20 +742,18 @@ void small_gated_write(struct ust_event_desc *event, uint64_t payload,
 	/* Acquire: as in default_write(), which loads it again. */
 	struct ust_session *s = __atomic_load_n(&ust__session_current,
 						__ATOMIC_ACQUIRE);
-	uint64_t bytes = payload;	/* `payload` itself stays unaddressed */
-	struct ust_seg seg = { &bytes, size };
 	const struct ust_filter *prog = NULL;
 	enum ust__gate_verdict v;
 
 	if (!s)
 		return;
-	v = ust__gate_quick(s, event, &seg, 1, &prog, false);
+	v = ust__gate_quick_small(s, event, payload, size, &prog);
 	if (v == UST_GATE_DROP)
 		return;
 	if (v == UST_GATE_WRITE)
 		small_plain_write(event, payload, size, ip);
 	else
-		small_gated_dispatch(v, prog, s, event, payload, size, ip);
+		small_gated_dispatch(v, prog, event, payload, size, ip);
 }
 
 /*

@@ -557,6 +557,97 @@ START_TEST(field_against_constant)
 }
 END_TEST
 
+/*
+ * The same on payloads of 8 bytes at most, which the probes pass by
+ * value: the harness checks the shape's decision on the value in a
+ * register (ust_filter_int_k_keeps_word()) against the program's, for
+ * fields at each offset, signed and not, and of 8 bytes.
+ */
+START_TEST(small_payloads)
+{
+	static const char *const fields[] = { "i8", "u16", "i32", "i64" };
+	static const char *const ops[] = { "<", "<=", ">", ">=", "==", "!=", "&" };
+	size_t f, o, i, j;
+	char expr[96];
+
+	for (i = 0; i < sizeof(int_values) / sizeof(int_values[0]); i++) {
+		int64_t v = int_values[i];
+		const int64_t seen[] = { (int8_t)v, (uint16_t)v, (int32_t)v, v };
+
+		for (f = 0; f < sizeof(fields) / sizeof(fields[0]); f++) {
+			for (o = 0; o < sizeof(ops) / sizeof(ops[0]); o++) {
+				for (j = 0; j < sizeof(int_values) / sizeof(int_values[0]); j++) {
+					int64_t k = int_values[j], r = 0;
+					unsigned int before = harness_word_decided;
+
+					ref_int(ops[o], seen[f], k, &r);
+					snprintf(expr, sizeof(expr), "%s %s 0x%" PRIx64,
+						 fields[f], ops[o], (uint64_t)k);
+					if (f == 3)
+						CHECK(r != 0, wide, expr, trace_flt_wide(v));
+					else
+						CHECK(r != 0, small, expr,
+						      trace_flt_small((int8_t)v, (uint16_t)v,
+								      (int32_t)v));
+					ck_assert_uint_eq(harness_word_decided, before + 1);
+				}
+			}
+		}
+	}
+}
+END_TEST
+
+/*
+ * A prefix on a string that is the first field, not measured: one load of
+ * the string's first 8 bytes when they are on its page
+ * (ust_filter_cstr_prefix_word()).  The bytes past its NUL must not
+ * count, at a page's end the bytes are compared one by one, and a
+ * prefix past 8 bytes is never taken in one load.
+ */
+#define CHECK_MSG(want, expr, s) do {							unsigned int before_ = harness_cstr_decided;													CHECK(want, msg, expr, trace_flt_msg(s, 5));				ck_assert_uint_eq(harness_cstr_decided, before_ + 1);		} while (0)
+
+START_TEST(prefix_in_one_load)
+{
+	/* Strings whose bytes past the NUL go on as the prefix would. */
+	static const char ends[] = "01\0" "23456789";
+	static const char eight[] = "0123456\0" "7";
+	static const char full[] = "01234567";
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	char *m = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	size_t at;
+
+	CHECK_MSG(1, "msg == \"01*\"", ends);
+	CHECK_MSG(0, "msg == \"012*\"", ends);
+	CHECK_MSG(1, "msg != \"012*\"", ends);
+	CHECK_MSG(0, "msg == \"0123*\"", ends);
+	CHECK_MSG(1, "msg == \"0123456*\"", eight);
+	CHECK_MSG(0, "msg == \"01234567*\"", eight);
+	CHECK_MSG(1, "msg == \"01234567*\"", full);
+	CHECK_MSG(0, "msg == \"012345678*\"", full);
+	CHECK_MSG(1, "msg == \"0*\"", full);
+	CHECK_MSG(0, "msg == \"1*\"", full);
+	CHECK_MSG(1, "msg == \"*\"", "");
+	CHECK_MSG(0, "msg == \"0*\"", "");
+	CHECK_MSG(1, "msg != \"0*\"", "");
+	/* "01234567" and its NUL at each place of a page's last 16 bytes. */
+	ck_assert_ptr_ne(m, MAP_FAILED);
+	ck_assert_int_eq(mprotect(m + page, page, PROT_NONE), 0);
+	for (at = page - 16; at + sizeof(full) <= page; at++) {
+		memset(m + page - 16, '0', 16);
+		memcpy(m + at, full, sizeof(full));
+		CHECK_MSG(1, "msg == \"0123*\"", m + at);
+		CHECK_MSG(0, "msg == \"01234567x*\"", m + at);
+		CHECK_MSG(1, "msg == \"01234567*\"", m + at);
+		CHECK_MSG(0, "msg == \"0124*\"", m + at);
+		m[at + 2] = '\0';
+		CHECK_MSG(0, "msg == \"0123*\"", m + at);
+		CHECK_MSG(1, "msg == \"01*\"", m + at);
+	}
+	munmap(m, 2 * page);
+}
+END_TEST
+
 /* Doubles against integers: the integer becomes a double. */
 START_TEST(mixed_numbers)
 {
@@ -826,6 +917,8 @@ static Suite *filter_suite(void)
 	tcase_add_test(tc, precedence);
 	tcase_add_test(tc, integer_operators);
 	tcase_add_test(tc, field_against_constant);
+	tcase_add_test(tc, small_payloads);
+	tcase_add_test(tc, prefix_in_one_load);
 	tcase_add_test(tc, mixed_numbers);
 	tcase_add_test(tc, programs);
 	tcase_add_test(tc, layouts);

@@ -2,7 +2,7 @@
  * fltapp.c - the program the filter tests trace.
  *
  *	fltapp once		emit the ten rounds (n = 0..9) of every
- *				fa: event once, then exit
+ *				fa: event and fb:note once, then exit
  *	fltapp serve ANSWER	write "pid PID" to ANSWER (a FIFO), then
  *				for each line "emit BASE" of its input emit
  *				the ten rounds with n = BASE + 0..9 and
@@ -47,6 +47,7 @@
 #include <sys/wait.h>
 
 #include "fa_tp.h"
+#include "fb_tp.h"
 
 static const char *const texts[10] = {
 	"alpha", "beta", "gamma", "delta", "epsilon", "a*b", "", "hello world",
@@ -70,6 +71,7 @@ static void emit_scalars(uint32_t n, int i)
 		      (uint64_t)i << 40);
 	trace_fa_floats(n, (float)i / 2, 1.25 * (i - 4.5));
 	trace_fa_text(n, i, texts[i], (uint32_t)(i * i), others[i]);
+	trace_fb_note(texts[i], n);
 	trace_fa_enums(n, states[i % 4], (enum fa_delta)(i % 3 - 1));
 }
 

@@ -193,13 +193,25 @@ void ust_event_write_ip(struct ust_event_desc *event, const struct ust_seg *segs
 	}
 }
 
-/* What the probes of a payload of 8 bytes at most call: one segment. */
+unsigned int harness_word_decided;
+
+/*
+ * What the probes of a payload of 8 bytes at most call: one segment.  An
+ * INT_K shape on the payload by value, as libust's gated path for it
+ * runs it (ust__gate_quick_small()), must decide as the program does.
+ */
 void ust_event_write_small_ip(struct ust_event_desc *event, uint64_t payload,
 			      size_t size, const void *ip)
 {
 	struct ust_seg seg = { &payload, size };
 
 	ust_event_write_ip(event, &seg, 1, size, ip);
+	if (!capturing && program && filter.fast.shape == UST_FILTER_SHAPE_INT_K &&
+	    filter.fast.end <= size) {
+		if (ust_filter_int_k_keeps_word(&filter.fast, payload) != harness_result)
+			abort();
+		harness_word_decided++;
+	}
 }
 
 /*

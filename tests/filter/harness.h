@@ -65,6 +65,8 @@ void harness_capture(int on);
  * the measured payload (abort when they differ).
  */
 extern unsigned int harness_cstr_decided;
+/* Records of a small payload an INT_K shape decided on by value (harness.c). */
+extern unsigned int harness_word_decided;
 unsigned int harness_nr_payloads(void);
 int harness_run_payload(unsigned int i);
 /* Capture one payload of each event of flt.xml (once), and edge cases. */

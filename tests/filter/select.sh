@@ -1,6 +1,7 @@
 #!/bin/sh
 # select.sh - `ust record -e fa:EVENT --filter EXPR`: for each operator and
-# field type, fltapp records its ten rounds of known values (fltapp.c) and
+# field type, fltapp records its ten rounds of known values (fltapp.c, and
+# fb:note, whose first field is a string, for prefixes on it) and
 # the trace holds exactly the rounds the expression selects, read back by
 # babeltrace2 and by `ust view`.  One `ust record` per round of cases:
 # case k of every event, each on its own -e.
@@ -56,6 +57,11 @@ enums@s == "B*"@1 2 5 6 9
 enums@s == 255@3 7
 enums@d == "down"@0 3 6 9
 enums@d < 0 && s != "IDLE"@3 6 9
+enums@n > 6@7 8 9
+enums@d >= 0@1 2 4 5 7 8
+enums@d != -1@1 2 4 5 7 8
+enums@s & 2@2 3 6 7
+enums@d == 1@2 5 8
 arrays@mac[5] == 35@3
 arrays@matrix[1][2] == 16@9
 arrays@names[0] == "*ta"@1 3 9
@@ -80,16 +86,25 @@ variants@kind == "PAIR" && tail > 4@5 8
 variants@tail == 9@9
 CASES
 
+# The facility of an event: fb:note's first field is a string, the rest
+# are fa:'s.
+facility() {
+	case $1 in
+	note) echo fb ;;
+	*) echo fa ;;
+	esac
+}
+
 round=0
 while :; do
 	round=$((round + 1))
 	: >"$WORK/args"
 	: >"$WORK/want"
-	for ev in ints floats text enums arrays seqs structs variants; do
+	for ev in ints floats text enums arrays seqs structs variants note; do
 		line=$(grep "^$ev@" "$WORK/cases" | sed -n "${round}p")
 		[ -n "$line" ] || continue
 		expr=$(printf '%s\n' "$line" | cut -d'@' -f2)
-		printf '%s\n' "-e" "fa:$ev" "--filter" "$expr" >>"$WORK/args"
+		printf '%s\n' "-e" "$(facility "$ev"):$ev" "--filter" "$expr" >>"$WORK/args"
 		printf '%s\n' "$line" >>"$WORK/want"
 	done
 	[ -s "$WORK/args" ] || break
@@ -100,8 +115,8 @@ while :; do
 	done <"$WORK/args"
 	record "$WORK/t$round" "$@" -- "$FLTAPP" once
 	while IFS='@' read -r ev expr want; do
-		ctx="round $round: fa:$ev --filter '$expr'"
-		same_numbers "$WORK/t$round" "fa:$ev" "$want"
+		ctx="round $round: $(facility "$ev"):$ev --filter '$expr'"
+		same_numbers "$WORK/t$round" "$(facility "$ev"):$ev" "$want"
 	done <"$WORK/want"
 done
 [ "$round" -gt 20 ] || fail "only $round rounds"
