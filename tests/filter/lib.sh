@@ -14,7 +14,7 @@ need_babeltrace2
 app_pid=
 on_exit '[ -z "$app_pid" ] || kill -9 "$app_pid" 2>/dev/null'
 
-# numbers READER DIR EVENT: the `n` of every EVENT (fa:ints ...) record of
+# numbers READER DIR EVENT: the `n` of every EVENT (fa:ints ..., fb:note) record of
 # the traces under DIR, in the order READER (babeltrace2 or view) prints
 # them, one line.
 numbers() {
@@ -23,7 +23,7 @@ numbers() {
 	view) out=$("$UST" view "$2" 2>"$WORK/reader.err") ;;
 	esac || fail "$1 $2: $(cat "$WORK/reader.err")"
 	[ ! -s "$WORK/reader.err" ] || fail "$1 $2 warned: $(cat "$WORK/reader.err")"
-	printf '%s\n' "$out" | sed -n "s/.* $3: .*{ n = \([0-9]*\)[,}].*/\1/p" |
+	printf '%s\n' "$out" | sed -n "s/.* $3: .*[{,] n = \([0-9]*\)[, ].*/\1/p" |
 		tr '\n' ' ' | sed 's/ $//'
 }
 

@@ -84,6 +84,14 @@ variants@value.TEXT == "*t*"@1
 variants@value.PAIR.y == -5@5
 variants@kind == "PAIR" && tail > 4@5 8
 variants@tail == 9@9
+note@text == "hello*"@7 8
+note@text == "a*"@0 5
+note@text != "hello*"@0 1 2 3 4 5 6 9
+note@text == "epsilon*"@4
+note@text == "hello wo*"@7
+note@text == "*"@0 1 2 3 4 5 6 7 8 9
+note@text == "*a"@0 1 2 3 9
+note@text == "d*" || n == 6@3 6
 CASES
 
 # The facility of an event: fb:note's first field is a string, the rest
