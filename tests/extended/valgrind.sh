@@ -12,6 +12,10 @@
 #     tiny buffers, overwrite mode, per-thread buffers in blocking mode
 #     (the consumer woken by the writers); flight-recorder mode with a trigger
 #     and with a crash (consumer/snapshot.c).
+#  d. the filter language in one process (tests/filter/check_filter): the
+#     compiler, the validator, the interpreter and the shapes run without
+#     it, among them the one-load prefix, which validate.c turns off under
+#     valgrind (a string at the end of a heap block is among the cases).
 #  (the traced program itself under memcheck, per-thread buffers: tests/threads/valgrind.sh)
 # A run fails on any memcheck error or definite leak: the ERROR SUMMARY
 # of every log must say 0 errors.  The exit code for memcheck errors is
@@ -31,7 +35,8 @@ say "building the normal tree and its test programs"
 make -s -C "$abs_top_builddir" -j"$JOBS" >"$work/build.log" 2>&1 &&
 make -s -C "$abs_top_builddir/tests/consumer" fake-app >>"$work/build.log" 2>&1 &&
 make -s -C "$abs_top_builddir/tests/integration" stress >>"$work/build.log" 2>&1 &&
-make -s -C "$abs_top_builddir/tests/flight" flight-app >>"$work/build.log" 2>&1 ||
+make -s -C "$abs_top_builddir/tests/flight" flight-app >>"$work/build.log" 2>&1 &&
+make -s -C "$abs_top_builddir/tests/filter" check_filter >>"$work/build.log" 2>&1 ||
 	{ tail -n 40 "$work/build.log"; fail "build failed"; }
 LIBTOOL=$abs_top_builddir/libtool
 TPGEN=$abs_top_builddir/tpgen/tpgen
@@ -156,4 +161,12 @@ done
 check_logs consumerd
 nlogs=$(ls "$VG_LOGS" | grep -c '^consumerd\.')
 say "consumer (spawned by libust): $ns stress runs clean ($nlogs memcheck logs in all)"
+
+# d. the filter language, its checks in one process (CK_FORK=no).
+CK_FORK=no "$LIBTOOL" --mode=execute valgrind $VG_OPTS \
+	--log-file="$VG_LOGS/filter.%p" \
+	"$abs_top_builddir/tests/filter/check_filter" >"$work/run" 2>"$work/err" ||
+	{ cat "$work/run" "$work/err"; check_logs filter; fail "check_filter under memcheck failed"; }
+check_logs filter
+say "filter: check_filter clean ($(sed -n 's/^100%: Checks: \([0-9]*\).*/\1/p' "$work/run") checks)"
 done_ok

@@ -615,6 +615,7 @@ START_TEST(prefix_in_one_load)
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	char *m = mmap(NULL, 2 * page, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *heap;
 	size_t at;
 
 	CHECK_MSG(1, "msg == \"01*\"", ends);
@@ -630,6 +631,16 @@ START_TEST(prefix_in_one_load)
 	CHECK_MSG(1, "msg == \"*\"", "");
 	CHECK_MSG(0, "msg == \"0*\"", "");
 	CHECK_MSG(1, "msg != \"0*\"", "");
+	/*
+	 * A string in the last bytes of a heap block, not 8-byte aligned:
+	 * valgrind reports a load past the block (validate.c, under it,
+	 * keeps to the byte loop).
+	 */
+	heap = strdup("x01");
+	ck_assert_ptr_nonnull(heap);
+	CHECK_MSG(0, "msg == \"0123*\"", heap + 1);
+	CHECK_MSG(1, "msg == \"01*\"", heap + 1);
+	free(heap);
 	/* "01234567" and its NUL at each place of a page's last 16 bytes. */
 	ck_assert_ptr_ne(m, MAP_FAILED);
 	ck_assert_int_eq(mprotect(m + page, page, PROT_NONE), 0);
